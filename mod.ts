@@ -1,0 +1,38 @@
+/**
+ * A Deno-first client for the Model Context Protocol.
+ *
+ * - {@link Client}: connect to a server, list and call its tools, read its resources, render its
+ *   prompts, and answer its roots, sampling and elicitation requests.
+ * - {@link StdioTransport}: a server as a child process; {@link MemoryTransport} for tests.
+ * - {@link Session}: the JSON-RPC core (timeouts, cancellation, progress) for raw use.
+ * - Errors: {@link McpError} is what the server sent; {@link TimeoutError},
+ *   {@link CancelledError}, {@link ConnectionClosedError}, {@link ProtocolError},
+ *   {@link CapabilityError} and {@link ValidationError} are raised locally.
+ *
+ * @example Listing and calling tools of a local server
+ * ```ts ignore
+ * import { Client, StdioTransport } from "@mcp-inspect/client";
+ *
+ * await using client = await Client.connect(
+ *   new StdioTransport({ command: "deno", args: ["run", "server.ts"] }),
+ * );
+ * const tools = await client.listTools(); // every page
+ * const result = await client.callTool("echo", { text: "hi" }, { timeoutMs: 5_000 });
+ * console.log(tools.map((tool) => tool.name), result.content);
+ * ```
+ *
+ * @module
+ */
+
+export * from "./src/jsonrpc.ts";
+export * from "./src/errors.ts";
+export * from "./src/types.ts";
+export * from "./src/session.ts";
+export * from "./src/client.ts";
+export * from "./src/client/handlers.ts";
+export * from "./src/schema.ts";
+export * from "./src/spec_schema.ts";
+export * from "./src/version.ts";
+export * from "./src/transport/transport.ts";
+export * from "./src/transport/stdio.ts";
+export * from "./src/transport/memory.ts";

@@ -1,0 +1,234 @@
+/**
+ * Validation of JSON-RPC messages against the official JSON Schema of an MCP revision. Used by the
+ * test suite on every message the client sends, and by `mcp-inspect check` on what a server
+ * sends.
+ *
+ * @module
+ */
+
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { Ajv as AjvDraft07, type ValidateFunction } from "ajv";
+import type { JsonObject, JsonRpcMessage } from "./jsonrpc.ts";
+
+/**
+ * The revisions whose official schema can be loaded.
+ *
+ * @example
+ * ```ts
+ * import { SPEC_REVISIONS } from "@mcp-inspect/client";
+ * console.log(SPEC_REVISIONS.includes("2025-11-25")); // true
+ * ```
+ */
+export const SPEC_REVISIONS: readonly string[] = [
+  "2024-11-05",
+  "2025-03-26",
+  "2025-06-18",
+  "2025-11-25",
+  "2026-07-28",
+];
+
+const SCHEMA_BASE_URL =
+  "https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/main/schema";
+
+/**
+ * Where {@link loadSpecSchema} looks for a schema.
+ *
+ * @example
+ * ```ts
+ * import type { SpecSchemaOptions } from "@mcp-inspect/client";
+ * const options: SpecSchemaOptions = { schemaDir: "../shared/spec" };
+ * ```
+ */
+export interface SpecSchemaOptions {
+  /** A folder holding `<revision>/schema.json`; used first when given. */
+  schemaDir?: string | URL;
+  /** Where downloaded schemas are kept (default: the user's cache directory). */
+  cacheDir?: string;
+  /** The `fetch` used to download (default: global `fetch`). */
+  fetch?: typeof fetch;
+}
+
+/** The user's cache directory for this tool, by platform convention. */
+export function defaultCacheDir(): string | undefined {
+  const env = (name: string) => {
+    try {
+      return Deno.env.get(name);
+    } catch {
+      return undefined;
+    }
+  };
+  const home = env("HOME");
+  if (Deno.build.os === "windows") {
+    const local = env("LOCALAPPDATA");
+    return local ? `${local}\\mcp-inspect` : undefined;
+  }
+  if (Deno.build.os === "darwin") return home ? `${home}/Library/Caches/mcp-inspect` : undefined;
+  const xdg = env("XDG_CACHE_HOME");
+  return xdg ? `${xdg}/mcp-inspect` : home ? `${home}/.cache/mcp-inspect` : undefined;
+}
+
+/**
+ * Loads the official schema of a revision: from `schemaDir`, else from the cache, else
+ * downloaded from the specification repository and cached.
+ *
+ * @example
+ * ```ts ignore
+ * const schema = await loadSpecSchema("2025-11-25", { schemaDir: "../shared/spec" });
+ * ```
+ */
+export async function loadSpecSchema(
+  revision: string,
+  options: SpecSchemaOptions = {},
+): Promise<JsonObject> {
+  if (!SPEC_REVISIONS.includes(revision)) {
+    throw new Error(`No official schema is known for protocol revision "${revision}"`);
+  }
+  if (options.schemaDir !== undefined) {
+    const dir = String(options.schemaDir).replace(/\/$/, "");
+    const path = options.schemaDir instanceof URL
+      ? new URL(`${revision}/schema.json`, `${options.schemaDir.href.replace(/\/?$/, "/")}`)
+      : `${dir}/${revision}/schema.json`;
+    return JSON.parse(await Deno.readTextFile(path));
+  }
+  const cacheDir = options.cacheDir ?? defaultCacheDir();
+  const cached = cacheDir ? `${cacheDir}/schema/${revision}.json` : undefined;
+  if (cached) {
+    try {
+      return JSON.parse(await Deno.readTextFile(cached));
+    } catch {
+      // not cached yet (or unreadable): download below
+    }
+  }
+  const url = `${SCHEMA_BASE_URL}/${revision}/schema.json`;
+  const response = await (options.fetch ?? fetch)(url);
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new Error(
+      `Cannot download the schema of revision ${revision}: HTTP ${response.status} from ${url}`,
+    );
+  }
+  const text = await response.text();
+  const schema = JSON.parse(text);
+  if (cached && cacheDir) {
+    await Deno.mkdir(`${cacheDir}/schema`, { recursive: true });
+    await Deno.writeTextFile(cached, text);
+  }
+  return schema;
+}
+
+/** Which side sent a message. */
+type Side = "Client" | "Server";
+
+/**
+ * Checks messages against the official schema of one revision. Each check returns a list of
+ * issues; an empty list means the message is valid.
+ *
+ * @example Checking what a client sends
+ * ```ts ignore
+ * const validator = await SpecValidator.load("2025-11-25", { schemaDir: "../shared/spec" });
+ * console.log(validator.checkClientMessage({ jsonrpc: "2.0", id: 1, method: "ping" })); // []
+ * ```
+ */
+export class SpecValidator {
+  /** The revision whose schema this validator uses. */
+  readonly revision: string;
+  readonly #ajv: InstanceType<typeof Ajv2020> | InstanceType<typeof AjvDraft07>;
+  readonly #defs: Record<string, unknown>;
+  readonly #defsKey: string;
+  readonly #compiled = new Map<string, ValidateFunction>();
+
+  /**
+   * @example
+   * ```ts ignore
+   * const validator = new SpecValidator("2025-11-25", schema);
+   * ```
+   */
+  constructor(revision: string, schema: JsonObject) {
+    this.revision = revision;
+    this.#defsKey = "$defs" in schema ? "$defs" : "definitions";
+    this.#defs = schema[this.#defsKey] as Record<string, unknown>;
+    const modern = String(schema.$schema ?? "").includes("2020-12");
+    this.#ajv = modern
+      ? new Ajv2020({ strict: false, allErrors: true, validateFormats: false })
+      : new AjvDraft07({ strict: false, allErrors: true, validateFormats: false });
+    this.#ajv.addSchema(schema, "spec");
+  }
+
+  /**
+   * Loads the schema of a revision (see {@link loadSpecSchema}) and builds a validator.
+   *
+   * @example
+   * ```ts ignore
+   * const validator = await SpecValidator.load("2024-11-05");
+   * ```
+   */
+  static async load(revision: string, options: SpecSchemaOptions = {}): Promise<SpecValidator> {
+    return new SpecValidator(revision, await loadSpecSchema(revision, options));
+  }
+
+  /**
+   * Checks a message sent by a client. For a response, pass the method of the request it
+   * answers, so its result is checked against that method's result type.
+   */
+  checkClientMessage(message: JsonRpcMessage, answers?: string): string[] {
+    return this.#check("Client", message, answers);
+  }
+
+  /** Checks a message sent by a server, like {@link checkClientMessage}. */
+  checkServerMessage(message: JsonRpcMessage, answers?: string): string[] {
+    return this.#check("Server", message, answers);
+  }
+
+  #check(side: Side, message: JsonRpcMessage, answers: string | undefined): string[] {
+    if ("method" in message) {
+      const kind = "id" in message ? "Request" : "Notification";
+      const envelope = this.#run(`JSONRPC${kind}`, message);
+      const def = this.#defFor(`${side}${kind}`, message.method);
+      if (!def) {
+        return [
+          ...envelope,
+          `${message.method} is not a ${side.toLowerCase()} ${kind.toLowerCase()} in revision ${this.revision}`,
+        ];
+      }
+      return [...envelope, ...this.#run(def, message)];
+    }
+    if ("error" in message) {
+      return this.#run(
+        this.#defs.JSONRPCErrorResponse ? "JSONRPCErrorResponse" : "JSONRPCError",
+        message,
+      );
+    }
+    const envelope = this.#run(
+      this.#defs.JSONRPCResultResponse ? "JSONRPCResultResponse" : "JSONRPCResponse",
+      message,
+    );
+    if (answers === undefined) return envelope;
+    const requestDef = this.#defFor(`${side === "Client" ? "Server" : "Client"}Request`, answers);
+    const resultDef = requestDef?.replace(/Request$/, "Result");
+    const def = resultDef && this.#defs[resultDef] ? resultDef : "Result";
+    return [...envelope, ...this.#run(def, message.result, "/result")];
+  }
+
+  /** The definition in a union (such as `ClientRequest`) whose `method` is the given one. */
+  #defFor(union: string, method: string): string | undefined {
+    const members = (this.#defs[union] as { anyOf?: { $ref: string }[] } | undefined)?.anyOf ?? [];
+    for (const member of members) {
+      const name = member.$ref.split("/").pop() ?? "";
+      const def = this.#defs[name] as { properties?: { method?: { const?: string } } } | undefined;
+      if (def?.properties?.method?.const === method) return name;
+    }
+    return undefined;
+  }
+
+  #run(def: string, value: unknown, prefix = ""): string[] {
+    let validate = this.#compiled.get(def);
+    if (!validate) {
+      validate = this.#ajv.compile({ $ref: `spec#/${this.#defsKey}/${def}` });
+      this.#compiled.set(def, validate);
+    }
+    if (validate(value)) return [];
+    return (validate.errors ?? []).map((error) =>
+      `${def}: ${prefix}${error.instancePath || ""} ${error.message ?? "is invalid"}`.trim()
+    );
+  }
+}

@@ -1,0 +1,284 @@
+/**
+ * The stdio transport: a server process started with `Deno.Command`, speaking newline-delimited
+ * JSON-RPC on its stdin and stdout.
+ *
+ * @module
+ */
+
+import { ConnectionClosedError, type Diagnostic, TransportError } from "../errors.ts";
+import type { JsonRpcMessage } from "../jsonrpc.ts";
+import { encodeLine, JsonRpcDecodeStream, LineDecodeStream } from "./_framing.ts";
+import {
+  groupAlive,
+  serverEnv,
+  signalGroup,
+  sleep,
+  USE_PROCESS_GROUP,
+  within,
+} from "./_process.ts";
+import { StderrCollector } from "./_stderr.ts";
+import type { Transport } from "./transport.ts";
+
+export { DEFAULT_INHERITED_ENV_VARS } from "./_process.ts";
+
+/** The default largest message accepted from a server: 10 MiB. */
+export const DEFAULT_MAX_MESSAGE_BYTES: number = 10 * 1024 * 1024;
+
+/** How long each step of the shutdown ladder waits, by default. */
+export const DEFAULT_CLOSE_STEP_MS: number = 2_000;
+
+/**
+ * Options of {@link StdioTransport}.
+ *
+ * @example
+ * ```ts
+ * import type { StdioTransportOptions } from "@mcp-inspect/client";
+ * const options: StdioTransportOptions = {
+ *   command: "npx",
+ *   args: ["-y", "@modelcontextprotocol/server-memory"],
+ *   env: { MEMORY_FILE_PATH: "/tmp/memory.json" },
+ *   stderr: (line) => console.error(`[memory] ${line}`),
+ * };
+ * ```
+ */
+export interface StdioTransportOptions {
+  /** The program to run. It is never run through a shell. */
+  command: string;
+  /** Its arguments, passed as an array. */
+  args?: readonly string[];
+  /** Variables added to the server's environment. */
+  env?: Readonly<Record<string, string>>;
+  /**
+   * Pass the whole environment of this process to the server. By default only
+   * {@link DEFAULT_INHERITED_ENV_VARS} are passed, plus `env`.
+   */
+  inheritEnv?: boolean;
+  /** The server's working directory. */
+  cwd?: string | URL;
+  /**
+   * What to do with the server's stderr: `"tail"` (default) keeps the last lines for error
+   * messages; `"inherit"` passes it to this process's stderr; `"ignore"` discards it; a function
+   * receives each line (and the tail is kept too).
+   */
+  stderr?: "tail" | "inherit" | "ignore" | ((line: string) => void);
+  /** How many stderr lines to keep for error messages (default 20). */
+  stderrTailLines?: number;
+  /** The largest message accepted from the server, in bytes (default 10 MiB). */
+  maxMessageBytes?: number;
+  /** Receives non-fatal oddities, such as non-JSON lines on stdout. */
+  onDiagnostic?: (diagnostic: Diagnostic) => void;
+  /** How long each shutdown step waits: stdin closed, then SIGTERM, then SIGKILL (default 2 s). */
+  closeStepMs?: number;
+  /** A name for the server in error messages (default: the command). */
+  name?: string;
+}
+
+/**
+ * Runs an MCP server as a child process and talks to it over stdin/stdout.
+ *
+ * The server runs in its own process group, so closing the transport also ends the processes
+ * it started (a server launched through `npx` or `sh -c` leaves nothing behind). Closing
+ * escalates: stdin is closed, then after 2 s the group gets SIGTERM, then after 2 s SIGKILL.
+ *
+ * @example Connecting to a server started with Deno
+ * ```ts ignore
+ * import { Client, StdioTransport } from "@mcp-inspect/client";
+ * await using client = await Client.connect(
+ *   new StdioTransport({ command: "deno", args: ["run", "server.ts"] }),
+ * );
+ * console.log(client.serverInfo);
+ * ```
+ */
+export class StdioTransport implements Transport {
+  readonly #options: StdioTransportOptions;
+  readonly #name: string;
+  readonly #stderr: StderrCollector;
+  readonly #stop = new AbortController();
+  #child: Deno.ChildProcess | undefined;
+  #status: Promise<Deno.CommandStatus> | undefined;
+  #readable: ReadableStream<JsonRpcMessage> | undefined;
+  #writable: WritableStream<JsonRpcMessage> | undefined;
+  #stdin: WritableStreamDefaultWriter<Uint8Array> | undefined;
+  #closing: Promise<void> | undefined;
+
+  /**
+   * Prepares the transport; the process starts when a client calls {@link start}.
+   *
+   * @example
+   * ```ts
+   * import { StdioTransport } from "@mcp-inspect/client";
+   * const transport = new StdioTransport({ command: "deno", args: ["run", "server.ts"] });
+   * await transport.close(); // nothing was started, nothing to stop
+   * ```
+   */
+  constructor(options: StdioTransportOptions) {
+    this.#options = options;
+    this.#name = options.name ?? options.command;
+    const mode = options.stderr ?? "tail";
+    this.#stderr = new StderrCollector(
+      options.stderrTailLines ?? 20,
+      typeof mode === "function" ? mode : undefined,
+    );
+  }
+
+  /** The process id of the server, once started. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** The last lines the server wrote to stderr. */
+  get stderrTail(): readonly string[] {
+    return this.#stderr.tail;
+  }
+
+  /** Messages from the server. Available once {@link start} has resolved. */
+  get readable(): ReadableStream<JsonRpcMessage> {
+    if (!this.#readable) throw new TransportError(`Transport for "${this.#name}" is not started`);
+    return this.#readable;
+  }
+
+  /** Messages to the server. Available once {@link start} has resolved. */
+  get writable(): WritableStream<JsonRpcMessage> {
+    if (!this.#writable) throw new TransportError(`Transport for "${this.#name}" is not started`);
+    return this.#writable;
+  }
+
+  /** Spawns the server process. */
+  start(): Promise<void> {
+    if (this.#child) return Promise.resolve();
+    if (this.#closing) {
+      return Promise.reject(new TransportError(`Transport for "${this.#name}" is closed`));
+    }
+    const options = this.#options;
+    const mode = options.stderr ?? "tail";
+    let child: Deno.ChildProcess;
+    try {
+      child = new Deno.Command(options.command, {
+        args: [...(options.args ?? [])],
+        env: serverEnv(options.env, options.inheritEnv ?? false),
+        clearEnv: !(options.inheritEnv ?? false),
+        ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+        stdin: "piped",
+        stdout: "piped",
+        stderr: mode === "inherit" ? "inherit" : mode === "ignore" ? "null" : "piped",
+        // Own process group, so that shutdown can signal every descendant at once.
+        detached: USE_PROCESS_GROUP,
+      }).spawn();
+    } catch (error) {
+      return Promise.reject(this.#spawnError(error));
+    }
+    this.#child = child;
+    this.#status = child.status;
+    if (mode !== "inherit" && mode !== "ignore") this.#stderr.pump(child.stderr);
+    this.#stdin = child.stdin.getWriter();
+    const stdin = this.#stdin;
+    const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    const onDiagnostic = options.onDiagnostic ?? (() => {});
+    this.#readable = child.stdout
+      .pipeThrough(new LineDecodeStream(maxBytes), { signal: this.#stop.signal })
+      .pipeThrough(new JsonRpcDecodeStream(onDiagnostic))
+      .pipeThrough(new TransformStream({ flush: () => this.#ended() }));
+    this.#writable = new WritableStream<JsonRpcMessage>({
+      write: async (message) => {
+        try {
+          await stdin.write(encodeLine(message));
+        } catch (error) {
+          throw await this.#closedError("Cannot write to server: its stdin is closed", error);
+        }
+      },
+    });
+    return Promise.resolve();
+  }
+
+  #spawnError(error: unknown): TransportError {
+    const command = this.#options.command;
+    const prefix = `Cannot start server "${this.#name}"`;
+    if (error instanceof Deno.errors.NotFound) {
+      const where = this.#options.cwd !== undefined
+        ? `or working directory "${this.#options.cwd}" does not exist`
+        : "on PATH";
+      return new TransportError(`${prefix}: command "${command}" not found ${where}`, {
+        cause: error,
+      });
+    }
+    if (error instanceof Deno.errors.PermissionDenied) {
+      return new TransportError(`${prefix}: permission denied running "${command}"`, {
+        cause: error,
+      });
+    }
+    return new TransportError(`${prefix}: ${(error as Error).message}`, { cause: error });
+  }
+
+  /** Called when stdout ends: unless we are closing, the server went away, so say why. */
+  async #ended(): Promise<void> {
+    if (this.#closing) return;
+    throw await this.#closedError("Server closed the connection");
+  }
+
+  async #closedError(message: string, cause?: unknown): Promise<ConnectionClosedError> {
+    // Give the process a moment to be reaped and stderr to drain, so the error can say why.
+    const status = this.#status ? await within(this.#status, 1_000) : undefined;
+    await within(this.#stderr.done, 200);
+    const exited = status === undefined ? message : `Server "${this.#name}" exited`;
+    return new ConnectionClosedError(
+      exited,
+      {
+        ...(status ? { exitCode: status.code } : {}),
+        ...(status?.signal ? { signal: status.signal } : {}),
+        stderrTail: this.#stderr.tail,
+      },
+      cause === undefined ? undefined : { cause },
+    );
+  }
+
+  /** Stops the server: stdin closed, then SIGTERM, then SIGKILL, to the whole process group. */
+  close(): Promise<void> {
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  /** Same as {@link close}. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  async #shutdown(): Promise<void> {
+    const child = this.#child;
+    if (!child || !this.#status) return;
+    const step = this.#options.closeStepMs ?? DEFAULT_CLOSE_STEP_MS;
+    const exited = this.#status.then(() => true);
+    // Not awaited: a server that stopped reading would block close() on a full pipe.
+    this.#stdin?.close().catch(() => {});
+    if (!(await within(exited, step))) {
+      this.#signal(child, "SIGTERM");
+      if (!(await within(exited, step))) this.#signal(child, "SIGKILL");
+    }
+    await this.#status;
+    if (USE_PROCESS_GROUP) await this.#reapGroup(child.pid, step);
+    // Descendants outside the group could still hold stdout open; stop reading it regardless.
+    this.#stop.abort(new TransportError("Transport closed"));
+    if (!this.#readable || !this.#readable.locked) await this.#readable?.cancel().catch(() => {});
+    await this.#stderr.stop();
+  }
+
+  #signal(child: Deno.ChildProcess, signal: Deno.Signal): void {
+    if (USE_PROCESS_GROUP && signalGroup(child.pid, signal)) return;
+    try {
+      child.kill(signal);
+    } catch {
+      // already exited
+    }
+  }
+
+  /** The server exited; end whatever it left in its group (npx and sh -c leave children). */
+  async #reapGroup(pgid: number, step: number): Promise<void> {
+    if (!groupAlive(pgid)) return;
+    signalGroup(pgid, "SIGTERM");
+    const deadline = Date.now() + step;
+    while (Date.now() < deadline) {
+      await sleep(25);
+      if (!groupAlive(pgid)) return;
+    }
+    signalGroup(pgid, "SIGKILL");
+  }
+}

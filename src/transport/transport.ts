@@ -1,0 +1,50 @@
+/**
+ * The contract every transport fulfils.
+ *
+ * @module
+ */
+
+import type { JsonRpcMessage } from "../jsonrpc.ts";
+
+/**
+ * A transport is a pair of web streams of JSON-RPC messages plus `close()`.
+ *
+ * The readable side closes when the peer ends the connection cleanly and errors (typically with a
+ * {@link ConnectionClosedError} or {@link ProtocolError}) when the connection fails. The writable
+ * side rejects writes once the connection is gone. `close()` is idempotent and releases every
+ * resource the transport holds (processes, sockets, timers).
+ *
+ * @example A transport that echoes back what is written
+ * ```ts
+ * import type { JsonRpcMessage, Transport } from "@mcp-inspect/client";
+ * const { readable, writable } = new TransformStream<JsonRpcMessage, JsonRpcMessage>();
+ * const echo: Transport = {
+ *   readable,
+ *   writable,
+ *   start: () => Promise.resolve(),
+ *   close: () => writable.close().catch(() => {}),
+ *   [Symbol.asyncDispose]() {
+ *     return this.close();
+ *   },
+ * };
+ * await echo.close();
+ * ```
+ */
+export interface Transport extends AsyncDisposable {
+  /** Messages from the peer. */
+  readonly readable: ReadableStream<JsonRpcMessage>;
+  /** Messages to the peer. */
+  readonly writable: WritableStream<JsonRpcMessage>;
+  /**
+   * Opens the connection (spawns the process, opens the socket). Called once by the client
+   * before it reads or writes; calling it again is a no-op.
+   */
+  start(): Promise<void>;
+  /** Closes the connection and releases everything it holds. Idempotent. */
+  close(): Promise<void>;
+  /**
+   * Tells the transport which protocol revision was negotiated. HTTP transports send it as a
+   * header; stream transports ignore it.
+   */
+  setProtocolVersion?(version: string): void;
+}

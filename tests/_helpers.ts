@@ -1,0 +1,199 @@
+import assert from "node:assert/strict";
+// Test helpers: a transport wrapper that validates every message the client sends against the
+// official schema of the negotiated revision, and paths of the fixtures.
+
+import {
+  Client,
+  type ClientOptions,
+  type JsonRpcMessage,
+  LATEST_PROTOCOL_VERSION,
+  SPEC_REVISIONS,
+  SpecValidator,
+  StdioTransport,
+  type StdioTransportOptions,
+  type Transport,
+} from "../mod.ts";
+
+/** `../shared/spec` beside the repository when present; otherwise schemas are downloaded. */
+export const SPEC_DIR: string | undefined = (() => {
+  const dir = new URL("../../shared/spec", import.meta.url).pathname;
+  try {
+    return Deno.statSync(`${dir}/2025-11-25/schema.json`).isFile ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+})();
+
+const validators = new Map<string, Promise<SpecValidator>>();
+
+/** The validator of a revision, loaded once per test process. */
+export function specValidator(revision: string): Promise<SpecValidator> {
+  let validator = validators.get(revision);
+  if (!validator) {
+    validator = SpecValidator.load(revision, SPEC_DIR ? { schemaDir: SPEC_DIR } : {});
+    validators.set(revision, validator);
+  }
+  return validator;
+}
+
+/** Absolute path of a fake server script. */
+export function fixture(name: string): string {
+  return new URL(`../testdata/servers/${name}`, import.meta.url).pathname;
+}
+
+/** Options to run a fake server with this Deno binary. */
+export function fakeServer(
+  name: string,
+  args: string[] = [],
+  options: Partial<StdioTransportOptions> = {},
+): StdioTransportOptions {
+  return {
+    command: Deno.execPath(),
+    args: ["run", "--allow-all", "--no-config", fixture(name), ...args],
+    name,
+    ...options,
+  };
+}
+
+/**
+ * Wraps a transport and checks each message the client writes against the schema of the
+ * revision in use: the offered one for `initialize`, the negotiated one afterwards.
+ */
+export class CheckedTransport implements Transport {
+  readonly inner: Transport;
+  readonly violations: string[] = [];
+  readonly sent: JsonRpcMessage[] = [];
+  readonly #serverRequests = new Map<string | number, string>();
+  readonly #loaded: Map<string, SpecValidator>;
+  #revision = LATEST_PROTOCOL_VERSION;
+  #initializeId: string | number | undefined;
+  #readable: ReadableStream<JsonRpcMessage> | undefined;
+  #writable: WritableStream<JsonRpcMessage> | undefined;
+
+  private constructor(inner: Transport, loaded: Map<string, SpecValidator>) {
+    this.inner = inner;
+    this.#loaded = loaded;
+  }
+
+  static async wrap(inner: Transport): Promise<CheckedTransport> {
+    const loaded = new Map<string, SpecValidator>();
+    for (const revision of SPEC_REVISIONS) loaded.set(revision, await specValidator(revision));
+    return new CheckedTransport(inner, loaded);
+  }
+
+  get revision(): string {
+    return this.#revision;
+  }
+
+  get readable(): ReadableStream<JsonRpcMessage> {
+    return this.#readable!;
+  }
+
+  get writable(): WritableStream<JsonRpcMessage> {
+    return this.#writable!;
+  }
+
+  async start(): Promise<void> {
+    await this.inner.start();
+    this.#readable = this.inner.readable.pipeThrough(
+      new TransformStream<JsonRpcMessage, JsonRpcMessage>({
+        transform: (message, controller) => {
+          this.#observe(message);
+          controller.enqueue(message);
+        },
+      }),
+    );
+    const writer = this.inner.writable.getWriter();
+    this.#writable = new WritableStream<JsonRpcMessage>({
+      write: (message) => {
+        this.#check(message);
+        return writer.write(message);
+      },
+    });
+  }
+
+  #observe(message: JsonRpcMessage): void {
+    if ("method" in message && "id" in message) {
+      this.#serverRequests.set(message.id, message.method);
+    } else if ("result" in message && message.id === this.#initializeId) {
+      const version = message.result.protocolVersion;
+      if (typeof version === "string" && this.#loaded.has(version)) this.#revision = version;
+    }
+  }
+
+  #check(message: JsonRpcMessage): void {
+    this.sent.push(message);
+    if ("method" in message && message.method === "initialize" && "id" in message) {
+      this.#initializeId = message.id;
+      const offered = message.params?.protocolVersion;
+      if (typeof offered === "string" && this.#loaded.has(offered)) this.#revision = offered;
+    }
+    const answers = "method" in message || message.id === undefined || message.id === null
+      ? undefined
+      : this.#serverRequests.get(message.id);
+    const issues = this.#loaded.get(this.#revision)!.checkClientMessage(message, answers);
+    for (const issue of issues) {
+      this.violations.push(
+        `[${this.#revision}] ${JSON.stringify(message).slice(0, 300)}: ${issue}`,
+      );
+    }
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}
+
+/** A connected client whose sent messages are validated; disposing it asserts they were valid. */
+export interface CheckedClient extends AsyncDisposable {
+  client: Client;
+  transport: CheckedTransport;
+}
+
+/** Connects a client through a {@link CheckedTransport}. */
+export async function connectChecked(
+  inner: Transport,
+  options: ClientOptions = {},
+): Promise<CheckedClient> {
+  const transport = await CheckedTransport.wrap(inner);
+  const client = await Client.connect(transport, options);
+  return {
+    client,
+    transport,
+    async [Symbol.asyncDispose]() {
+      await client.close();
+      if (transport.violations.length > 0) {
+        throw new Error(`Messages invalid against the schema:\n${transport.violations.join("\n")}`);
+      }
+    },
+  };
+}
+
+/** Connects to a fake server from `testdata/servers` with validation on. */
+export function connectFake(
+  name: string,
+  args: string[] = [],
+  options: ClientOptions & { transport?: Partial<StdioTransportOptions> } = {},
+): Promise<CheckedClient> {
+  const { transport, ...clientOptions } = options;
+  return connectChecked(new StdioTransport(fakeServer(name, args, transport)), clientOptions);
+}
+
+/** Awaits a promise that must reject with an instance of `type`, and returns the error. */
+// deno-lint-ignore no-explicit-any
+export async function rejectsWith<T extends abstract new (...args: any[]) => Error>(
+  promise: Promise<unknown> | (() => Promise<unknown>),
+  type: T,
+): Promise<InstanceType<T>> {
+  let caught: unknown;
+  await assert.rejects(typeof promise === "function" ? promise : () => promise, (error) => {
+    caught = error;
+    return true;
+  });
+  assert.ok(caught instanceof type, `expected ${type.name}, got ${String(caught)}`);
+  return caught as InstanceType<T>;
+}
