@@ -7,12 +7,8 @@
 
 import { Emitter } from "./_emitter.ts";
 import { checkPage, DEFAULT_MAX_PAGES, walkPages } from "./client/_pages.ts";
-import {
-  type ElicitationHandler,
-  handlerCapabilities,
-  installHandlers,
-  type SamplingHandler,
-} from "./client/handlers.ts";
+import { handlerCapabilities, installHandlers } from "./client/_handlers.ts";
+import type { ElicitationHandler, SamplingHandler } from "./client/handlers.ts";
 import { CapabilityError, type Diagnostic, ProtocolError, ValidationError } from "./errors.ts";
 import type { JsonObject } from "./jsonrpc.ts";
 import { type RequestOptions, Session } from "./session.ts";
@@ -76,6 +72,11 @@ export interface ClientOptions {
   elicitationModes?: readonly ("form" | "url")[];
   /** Receives non-fatal oddities. */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
+  /**
+   * Event listeners installed before the handshake, so that nothing the server sends early
+   * (a log line, a list change) is missed. Later ones can be added with {@link Client.on}.
+   */
+  listeners?: { [K in keyof ClientEvents]?: (payload: ClientEvents[K]) => void };
   /** Aborts the handshake. */
   signal?: AbortSignal;
   /** A name for the server in error messages (default: its `serverInfo.name`). */
@@ -104,6 +105,7 @@ export interface ClientEvents {
   log: LogMessage;
   /** The connection ended, with the reason. */
   close: Error;
+  /** Fields this client does not model pass through untouched. */
   [key: string]: unknown;
 }
 
@@ -198,6 +200,9 @@ export class Client implements AsyncDisposable {
       onDiagnostic: (diagnostic) => this.#diagnose(diagnostic),
       onClose: (reason) => this.#events.emit("close", reason),
     });
+    for (const [event, listener] of Object.entries(options.listeners ?? {})) {
+      if (listener) this.#events.on(event, listener as (payload: unknown) => void);
+    }
     installHandlers(this.#session, options, () => this.#currentRoots());
     const on = (method: string, listener: (params: JsonObject) => void) =>
       this.#session.onNotification(method, listener);

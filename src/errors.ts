@@ -63,6 +63,8 @@ export class TimeoutError extends Error {
   readonly kind: "idle" | "total";
 
   /**
+   * Creates the error.
+   *
    * @example
    * ```ts
    * import { TimeoutError } from "@mcp-inspect/client";
@@ -100,6 +102,8 @@ export class CancelledError extends Error {
   readonly reason: unknown;
 
   /**
+   * Creates the error.
+   *
    * @example
    * ```ts
    * import { CancelledError } from "@mcp-inspect/client";
@@ -135,6 +139,8 @@ function describeReason(reason: unknown): string {
  */
 export class TransportError extends Error {
   /**
+   * Creates the error.
+   *
    * @example
    * ```ts
    * import { TransportError } from "@mcp-inspect/client";
@@ -178,6 +184,8 @@ export class ConnectionClosedError extends TransportError {
   readonly stderrTail: readonly string[];
 
   /**
+   * Creates the error.
+   *
    * @example
    * ```ts
    * import { ConnectionClosedError } from "@mcp-inspect/client";
@@ -213,6 +221,8 @@ export class ConnectionClosedError extends TransportError {
  */
 export class ProtocolError extends Error {
   /**
+   * Creates the error.
+   *
    * @example
    * ```ts
    * import { ProtocolError } from "@mcp-inspect/client";
@@ -242,6 +252,8 @@ export class CapabilityError extends Error {
   readonly capability: string;
 
   /**
+   * Creates the error.
+   *
    * @example
    * ```ts
    * import { CapabilityError } from "@mcp-inspect/client";
@@ -276,6 +288,8 @@ export class ValidationError extends Error {
   readonly issues: readonly string[];
 
   /**
+   * Creates the error.
+   *
    * @example
    * ```ts
    * import { ValidationError } from "@mcp-inspect/client";

@@ -138,6 +138,8 @@ export class SpecValidator {
   readonly #compiled = new Map<string, ValidateFunction>();
 
   /**
+   * Builds a validator from a schema document already loaded.
+   *
    * @example
    * ```ts ignore
    * const validator = new SpecValidator("2025-11-25", schema);

@@ -40,6 +40,7 @@ export interface Implementation {
   version: string;
   /** Display name. */
   title?: string;
+  /** Fields this client does not model pass through untouched. */
   [key: string]: unknown;
 }
 
@@ -64,6 +65,7 @@ export interface ServerCapabilities {
   completions?: Record<string, unknown>;
   /** Experimental, non-standard capabilities. */
   experimental?: Record<string, unknown>;
+  /** Fields this client does not model pass through untouched. */
   [key: string]: unknown;
 }
 
@@ -85,6 +87,7 @@ export interface ClientCapabilities {
   elicitation?: { form?: Record<string, unknown>; url?: Record<string, unknown> };
   /** Experimental, non-standard capabilities. */
   experimental?: Record<string, unknown>;
+  /** Fields this client does not model pass through untouched. */
   [key: string]: unknown;
 }
 
@@ -110,6 +113,7 @@ export interface ToolAnnotations {
   idempotentHint?: boolean;
   /** Interacts with an open world of external entities. */
   openWorldHint?: boolean;
+  /** Fields this client does not model pass through untouched. */
   [key: string]: unknown;
 }
 
@@ -134,6 +138,7 @@ export interface Tool {
   outputSchema?: JsonSchema;
   /** Behaviour hints. */
   annotations?: ToolAnnotations;
+  /** Fields this client does not model pass through untouched. */
   [key: string]: unknown;
 }
 
@@ -158,6 +163,7 @@ export interface Content {
   uri?: string;
   /** The contents of an embedded `resource`. */
   resource?: ResourceContents;
+  /** Fields this client does not model pass through untouched. */
   [key: string]: unknown;
 }
 
@@ -177,6 +183,7 @@ export interface CallToolResult {
   structuredContent?: unknown;
   /** The tool failed; `content` says why. */
   isError?: boolean;
+  /** Fields this client does not model pass through untouched. */
   [key: string]: unknown;
 }
 
@@ -201,6 +208,7 @@ export interface Resource {
   mimeType?: string;
   /** Size in bytes, if known. */
   size?: number;
+  /** Fields this client does not model pass through untouched. */
   [key: string]: unknown;
 }
 
@@ -223,6 +231,7 @@ export interface ResourceTemplate {
   description?: string;
   /** The MIME type of matching resources. */
   mimeType?: string;
+  /** Fields this client does not model pass through untouched. */
   [key: string]: unknown;
 }
 
@@ -244,6 +253,7 @@ export interface ResourceContents {
   text?: string;
   /** Base64 binary contents. */
   blob?: string;
+  /** Fields this client does not model pass through untouched. */
   [key: string]: unknown;
 }
 
@@ -258,6 +268,7 @@ export interface ResourceContents {
 export interface ReadResourceResult {
   /** One or more contents. */
   contents: ResourceContents[];
+  /** Fields this client does not model pass through untouched. */
   [key: string]: unknown;
 }
 
@@ -278,6 +289,7 @@ export interface Prompt {
   description?: string;
   /** Its arguments. */
   arguments?: { name: string; description?: string; required?: boolean; [key: string]: unknown }[];
+  /** Fields this client does not model pass through untouched. */
   [key: string]: unknown;
 }
 
@@ -294,6 +306,7 @@ export interface GetPromptResult {
   description?: string;
   /** The messages. */
   messages: { role: "user" | "assistant"; content: Content }[];
+  /** Fields this client does not model pass through untouched. */
   [key: string]: unknown;
 }
 
@@ -321,6 +334,7 @@ export type CompletionReference =
 export interface CompleteResult {
   /** The suggestions. */
   completion: { values: string[]; total?: number; hasMore?: boolean; [key: string]: unknown };
+  /** Fields this client does not model pass through untouched. */
   [key: string]: unknown;
 }
 
@@ -357,6 +371,7 @@ export interface LogMessage {
   logger?: string;
   /** Any JSON value. */
   data: unknown;
+  /** Fields this client does not model pass through untouched. */
   [key: string]: unknown;
 }
 
@@ -374,5 +389,6 @@ export interface Root {
   uri: string;
   /** A display name. */
   name?: string;
+  /** Fields this client does not model pass through untouched. */
   [key: string]: unknown;
 }

@@ -1,0 +1,147 @@
+// Command-line parsing for mcp-inspect: global options, the command words, and the server
+// command after `--`.
+
+import { parseArgs } from "node:util";
+import { distance as editDistance } from "fastest-levenshtein";
+
+/** A usage error: exit code 2, one helpful line, and a pointer to --help. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+export interface CliArgs {
+  /** The command words and their positional arguments, e.g. ["tools", "call", "echo", "text=hi"]. */
+  words: string[];
+  /** The server command after `--`, if any. */
+  server: string[];
+  json: boolean;
+  verbose: boolean;
+  help: boolean;
+  version: boolean;
+  env: Record<string, string>;
+  cwd: string | undefined;
+  timeoutMs: number | undefined;
+  args: string | undefined;
+}
+
+const OPTIONS = {
+  json: { type: "boolean" },
+  verbose: { type: "boolean", short: "v" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "V" },
+  env: { type: "string", multiple: true, short: "e" },
+  cwd: { type: "string" },
+  timeout: { type: "string", short: "t" },
+  args: { type: "string" },
+} as const;
+
+/** Parses argv; everything after the first `--` is the server command, untouched. */
+export function parseCli(argv: readonly string[]): CliArgs {
+  const split = argv.indexOf("--");
+  const own = split === -1 ? [...argv] : argv.slice(0, split);
+  const server = split === -1 ? [] : argv.slice(split + 1);
+  let parsed;
+  try {
+    parsed = parseArgs({ args: own, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(cleanParseError((error as Error).message));
+  }
+  const { values, positionals } = parsed;
+  const env: Record<string, string> = {};
+  for (const pair of values.env ?? []) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new UsageError(`Invalid --env "${pair}": expected KEY=VALUE`);
+    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  let timeoutMs: number | undefined;
+  if (values.timeout !== undefined) {
+    timeoutMs = Number(values.timeout);
+    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
+      throw new UsageError(
+        `Invalid --timeout "${values.timeout}": expected a positive number of milliseconds`,
+      );
+    }
+  }
+  return {
+    words: positionals,
+    server,
+    json: values.json ?? false,
+    verbose: values.verbose ?? false,
+    help: values.help ?? false,
+    version: values.version ?? false,
+    env,
+    cwd: values.cwd,
+    timeoutMs,
+    args: values.args,
+  };
+}
+
+function cleanParseError(message: string): string {
+  // node:util says e.g. "Unknown option '--jsn'. To specify a positional argument starting with a
+  // '-', place it at the end of the command after '--', as in '-- \"--jsn\"".
+  const unknown = message.match(/Unknown option '([^']+)'/);
+  if (unknown) return `Unknown option ${unknown[1]}`;
+  return message.split(". ")[0] ?? message;
+}
+
+/**
+ * Types `key=value` pairs by a JSON Schema: a string property keeps `007` as a string; numbers,
+ * booleans, objects and arrays are parsed where the schema says so.
+ */
+export function typedArguments(
+  pairs: readonly string[],
+  schema: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  const properties = (schema?.properties ?? {}) as Record<string, { type?: unknown }>;
+  const result: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new UsageError(`Invalid argument "${pair}": expected key=value`);
+    const key = pair.slice(0, eq);
+    const raw = pair.slice(eq + 1);
+    result[key] = typedValue(key, raw, properties[key]?.type);
+  }
+  return result;
+}
+
+function typedValue(key: string, raw: string, type: unknown): unknown {
+  const types = Array.isArray(type) ? type : type === undefined ? [] : [type];
+  if (types.includes("string")) return raw;
+  if (types.includes("integer") || types.includes("number")) {
+    const value = Number(raw);
+    if (raw.trim() === "" || Number.isNaN(value)) {
+      throw new UsageError(`Argument "${key}" must be a number, got "${raw}"`);
+    }
+    if (types.includes("integer") && !types.includes("number") && !Number.isInteger(value)) {
+      throw new UsageError(`Argument "${key}" must be an integer, got "${raw}"`);
+    }
+    return value;
+  }
+  if (types.includes("boolean") && (raw === "true" || raw === "false")) return raw === "true";
+  if (types.length > 0 || /^[[{]/.test(raw)) {
+    try {
+      return JSON.parse(raw);
+    } catch {
+      if (types.some((t) => t === "object" || t === "array")) {
+        throw new UsageError(
+          `Argument "${key}" must be JSON (${types.join(" or ")}), got "${raw}"`,
+        );
+      }
+    }
+  }
+  return raw;
+}
+
+/** The closest candidate by edit distance, if it is close enough to be a likely typo. */
+export function closest(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+  }
+  return bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+}

@@ -1,0 +1,290 @@
+// The commands of mcp-inspect. Each prints a readable view, or with --json exactly one JSON
+// document: the protocol result.
+
+import type { Client, Tool } from "../../mod.ts";
+import { type CliArgs, closest, typedArguments, UsageError } from "./args.ts";
+import {
+  describeArguments,
+  oneLine,
+  renderContent,
+  renderResource,
+  renderToolResult,
+  type Style,
+  table,
+} from "./format.ts";
+
+export interface Output {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  style: Style;
+  errStyle: Style;
+}
+
+export interface Context {
+  client: Client;
+  args: CliArgs;
+  out: Output;
+  signal: AbortSignal;
+  connectMs: number;
+  positionals: string[];
+}
+
+export interface Command {
+  words: readonly string[];
+  run(context: Context): Promise<number>;
+  /** For `demo`: the server to start instead of the one after `--`. */
+  demoServer?: () => string[];
+}
+
+/** Runs a command; its return value is the exit code. */
+export function runCommand(command: Command, context: Context): Promise<number> {
+  return command.run(context);
+}
+
+function requestOptions(context: Context) {
+  return {
+    signal: context.signal,
+    ...(context.args.timeoutMs !== undefined ? { timeoutMs: context.args.timeoutMs } : {}),
+  };
+}
+
+function printJson(context: Context, value: unknown): void {
+  context.out.stdout(JSON.stringify(value, null, 2));
+}
+
+async function readArgsOption(value: string | undefined): Promise<Record<string, unknown>> {
+  if (value === undefined) return {};
+  let text = value;
+  if (value.startsWith("@")) {
+    try {
+      text = await Deno.readTextFile(value.slice(1));
+    } catch (error) {
+      throw new UsageError(
+        `Cannot read --args file "${value.slice(1)}": ${(error as Error).message}`,
+      );
+    }
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`Invalid --args JSON: ${(error as Error).message}`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new UsageError("Invalid --args: expected a JSON object");
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function need(context: Context, count: number, usage: string): void {
+  if (context.positionals.length < count) throw new UsageError(`Missing argument: ${usage}`);
+}
+
+const info: Command = {
+  words: ["info"],
+  run(context) {
+    const { client, out } = context;
+    const result = {
+      serverInfo: client.serverInfo,
+      protocolVersion: client.protocolVersion,
+      era: "handshake",
+      capabilities: client.serverCapabilities,
+      instructions: client.instructions ?? null,
+      connectMs: Math.round(context.connectMs),
+    };
+    if (context.args.json) {
+      printJson(context, result);
+      return Promise.resolve(0);
+    }
+    const b = out.style.bold;
+    out.stdout([
+      `${b("Server")}        ${client.serverInfo.name} ${client.serverInfo.version}`,
+      `${b("Revision")}      ${client.protocolVersion} (handshake era)`,
+      `${b("Capabilities")}  ${Object.keys(client.serverCapabilities).join(", ") || "none"}`,
+      `${b("Handshake")}     ${Math.round(context.connectMs)} ms`,
+      ...(client.instructions ? [`${b("Instructions")}  ${client.instructions}`] : []),
+    ].join("\n"));
+    return Promise.resolve(0);
+  },
+};
+
+const toolsList: Command = {
+  words: ["tools", "list"],
+  async run(context) {
+    const tools = await context.client.listTools(requestOptions(context));
+    if (context.args.json) printJson(context, { tools });
+    else {
+      context.out.stdout(
+        tools.length === 0 ? "No tools." : table(
+          tools.map((t) => [t.name, describeArguments(t.inputSchema), oneLine(t.description, 60)]),
+          ["NAME", "ARGUMENTS", "DESCRIPTION"].map(context.out.style.bold),
+        ),
+      );
+    }
+    return 0;
+  },
+};
+
+/** The tool by name, or a usage error suggesting the closest name. */
+function findTool(tools: readonly Tool[], name: string): Tool {
+  const tool = tools.find((t) => t.name === name);
+  if (tool) return tool;
+  const suggestion = closest(name, tools.map((t) => t.name));
+  throw new UsageError(
+    `Unknown tool "${name}"${suggestion ? `; did you mean "${suggestion}"?` : ""}`,
+  );
+}
+
+const toolsCall: Command = {
+  words: ["tools", "call"],
+  async run(context) {
+    need(context, 1, "tools call <name> [key=value ...]");
+    const [name, ...pairs] = context.positionals as [string, ...string[]];
+    const options = requestOptions(context);
+    const tool = findTool(await context.client.listTools(options), name);
+    const args = {
+      ...(await readArgsOption(context.args.args)),
+      ...typedArguments(pairs, tool.inputSchema),
+    };
+    const missing = ((tool.inputSchema.required ?? []) as string[]).filter((k) => !(k in args));
+    if (missing.length > 0) {
+      throw new UsageError(
+        `Tool "${name}" needs argument${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`,
+      );
+    }
+    const result = await context.client.callTool(name, args, {
+      ...options,
+      onProgress: (p) => {
+        const total = p.total !== undefined ? `/${p.total}` : "";
+        context.out.stderr(
+          context.out.errStyle.dim(`progress ${p.progress}${total} ${p.message ?? ""}`),
+        );
+      },
+    });
+    if (context.args.json) printJson(context, result);
+    else context.out.stdout(renderToolResult(result));
+    return result.isError ? 1 : 0;
+  },
+};
+
+const resourcesList: Command = {
+  words: ["resources", "list"],
+  async run(context) {
+    const resources = await context.client.listResources(requestOptions(context));
+    if (context.args.json) printJson(context, { resources });
+    else {
+      context.out.stdout(
+        resources.length === 0 ? "No resources." : table(
+          resources.map((r) => [r.uri, r.mimeType ?? "", oneLine(r.description ?? r.name, 60)]),
+          ["URI", "TYPE", "DESCRIPTION"].map(context.out.style.bold),
+        ),
+      );
+    }
+    return 0;
+  },
+};
+
+const resourcesTemplates: Command = {
+  words: ["resources", "templates"],
+  async run(context) {
+    const templates = await context.client.listResourceTemplates(requestOptions(context));
+    if (context.args.json) printJson(context, { resourceTemplates: templates });
+    else {
+      context.out.stdout(
+        templates.length === 0 ? "No resource templates." : table(
+          templates.map((
+            t,
+          ) => [t.uriTemplate, t.mimeType ?? "", oneLine(t.description ?? t.name, 60)]),
+          ["URI TEMPLATE", "TYPE", "DESCRIPTION"].map(context.out.style.bold),
+        ),
+      );
+    }
+    return 0;
+  },
+};
+
+const resourcesRead: Command = {
+  words: ["resources", "read"],
+  async run(context) {
+    need(context, 1, "resources read <uri>");
+    const result = await context.client.readResource(
+      context.positionals[0]!,
+      requestOptions(context),
+    );
+    if (context.args.json) printJson(context, result);
+    else context.out.stdout(result.contents.map(renderResource).join("\n"));
+    return 0;
+  },
+};
+
+const promptsList: Command = {
+  words: ["prompts", "list"],
+  async run(context) {
+    const prompts = await context.client.listPrompts(requestOptions(context));
+    if (context.args.json) printJson(context, { prompts });
+    else {
+      context.out.stdout(
+        prompts.length === 0 ? "No prompts." : table(
+          prompts.map((p) => [
+            p.name,
+            (p.arguments ?? []).map((a) => `${a.name}${a.required ? "*" : "?"}`).join(", "),
+            oneLine(p.description, 60),
+          ]),
+          ["NAME", "ARGUMENTS", "DESCRIPTION"].map(context.out.style.bold),
+        ),
+      );
+    }
+    return 0;
+  },
+};
+
+const promptsGet: Command = {
+  words: ["prompts", "get"],
+  async run(context) {
+    need(context, 1, "prompts get <name> [key=value ...]");
+    const [name, ...pairs] = context.positionals as [string, ...string[]];
+    const args: Record<string, string> = {};
+    const given = {
+      ...(await readArgsOption(context.args.args)),
+      ...typedArguments(pairs, undefined),
+    };
+    for (const [key, value] of Object.entries(given)) {
+      args[key] = typeof value === "string" ? value : JSON.stringify(value);
+    }
+    const result = await context.client.getPrompt(name, args, requestOptions(context));
+    if (context.args.json) printJson(context, result);
+    else {
+      context.out.stdout(
+        result.messages.map((m) =>
+          `${context.out.style.bold(`${m.role}:`)} ${renderContent(m.content)}`
+        )
+          .join("\n"),
+      );
+    }
+    return 0;
+  },
+};
+
+const ping: Command = {
+  words: ["ping"],
+  async run(context) {
+    const started = performance.now();
+    await context.client.ping(requestOptions(context));
+    const ms = Math.round((performance.now() - started) * 10) / 10;
+    if (context.args.json) printJson(context, {});
+    else context.out.stdout(`pong (${ms} ms)`);
+    return 0;
+  },
+};
+
+export const COMMANDS: readonly Command[] = [
+  info,
+  toolsList,
+  toolsCall,
+  resourcesList,
+  resourcesTemplates,
+  resourcesRead,
+  promptsList,
+  promptsGet,
+  ping,
+];

@@ -1,0 +1,158 @@
+// mcp-inspect: the entry point behind cli.ts. Built only on what mod.ts exports.
+
+import {
+  CancelledError,
+  CapabilityError,
+  Client,
+  type ClientOptions,
+  ConnectionClosedError,
+  McpError,
+  ProtocolError,
+  StdioTransport,
+  TimeoutError,
+  TransportError,
+  ValidationError,
+  VERSION,
+} from "../../mod.ts";
+import { parseCli, UsageError } from "./args.ts";
+import { COMMANDS, type Context, type Output, runCommand } from "./commands.ts";
+import { demo } from "./demo.ts";
+import { style } from "./format.ts";
+
+/** Exit codes, as documented in --help and the README. */
+export const EXIT = {
+  ok: 0,
+  serverError: 1,
+  usage: 2,
+  transport: 3,
+  timeout: 4,
+  auth: 5,
+  interrupted: 130,
+} as const;
+
+export const HELP = `mcp-inspect ${VERSION}: explore, call and check any MCP server.
+
+Usage:
+  mcp-inspect <command> [arguments] [options] -- <server command> [server arguments]
+
+Commands:
+  info                          server name, version, revision, capabilities, instructions
+  tools list                    the server's tools with their arguments (* = required)
+  tools call <name> [k=v ...]   call a tool; values are typed by the tool's input schema
+  resources list                the server's resources
+  resources templates           the server's resource templates
+  resources read <uri>          read a resource
+  prompts list                  the server's prompts
+  prompts get <name> [k=v ...]  render a prompt
+  ping                          check that the server answers
+  demo                          a tour of the fake server in testdata/ (source checkouts)
+
+Options:
+  --json             print exactly one JSON document (the protocol result) on stdout
+  --args <json>      tool or prompt arguments as JSON, or @file.json
+  -e, --env K=V      add a variable to the server's environment (repeatable)
+  --cwd <dir>        the server's working directory
+  -t, --timeout <ms> request timeout in milliseconds (default 60000)
+  -v, --verbose      show the server's stderr and client diagnostics
+  -h, --help         this help;  -V, --version  the version
+
+Exit codes:
+  0 success   1 the server returned an error (or a tool result with isError)
+  2 usage error   3 cannot connect or the transport failed   4 timeout
+  5 authorization required   130 interrupted (Ctrl-C)
+
+Example:
+  mcp-inspect tools call echo text=hi -- npx -y @modelcontextprotocol/server-everything`;
+
+/** Runs the CLI and returns its exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const out: Output = {
+    stdout: (text) => console.log(text),
+    stderr: (text) => console.error(text),
+    style: style(Deno.stdout),
+    errStyle: style(Deno.stderr),
+  };
+  let json = false;
+  const interrupt = new AbortController();
+  const onSigint = () => interrupt.abort(new CancelledError("command", "interrupted"));
+  try {
+    const args = parseCli(argv);
+    json = args.json;
+    if (args.version) {
+      out.stdout(args.json ? JSON.stringify({ version: VERSION }) : `mcp-inspect ${VERSION}`);
+      return EXIT.ok;
+    }
+    if (args.help || args.words.length === 0) {
+      out.stdout(HELP);
+      return args.help ? EXIT.ok : EXIT.usage;
+    }
+    const command = [...COMMANDS, demo].find((c) => c.words.every((w, i) => args.words[i] === w));
+    if (!command) throw new UsageError(`Unknown command "${args.words.join(" ")}"`);
+    let server = args.server;
+    if (command.demoServer) server = command.demoServer();
+    if (server.length === 0) {
+      throw new UsageError("No server given: put the server command after --");
+    }
+    Deno.addSignalListener("SIGINT", onSigint);
+    const clientOptions: ClientOptions = {
+      signal: interrupt.signal,
+      ...(args.timeoutMs !== undefined ? { requestTimeoutMs: args.timeoutMs } : {}),
+      ...(args.verbose
+        ? { onDiagnostic: (d) => out.stderr(out.errStyle.dim(`[diagnostic] ${d.message}`)) }
+        : {}),
+    };
+    const transport = new StdioTransport({
+      command: server[0]!,
+      args: server.slice(1),
+      env: args.env,
+      ...(args.cwd !== undefined ? { cwd: args.cwd } : {}),
+      ...(args.verbose
+        ? { stderr: (line: string) => out.stderr(out.errStyle.dim(`[server] ${line}`)) }
+        : {}),
+    });
+    const started = performance.now();
+    await using client = await Client.connect(transport, clientOptions);
+    const context: Context = {
+      client,
+      args,
+      out,
+      signal: interrupt.signal,
+      connectMs: performance.now() - started,
+      positionals: args.words.slice(command.words.length),
+    };
+    return await runCommand(command, context);
+  } catch (error) {
+    return report(error, out, json);
+  } finally {
+    try {
+      Deno.removeSignalListener("SIGINT", onSigint);
+    } catch {
+      // never added
+    }
+  }
+}
+
+function report(error: unknown, out: Output, _json: boolean): number {
+  const red = out.errStyle.red;
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof UsageError) {
+    out.stderr(`${red("error:")} ${message}\nRun mcp-inspect --help for usage.`);
+    return EXIT.usage;
+  }
+  out.stderr(`${red("error:")} ${describe(error)}`);
+  if (error instanceof CancelledError) return EXIT.interrupted;
+  if (error instanceof TimeoutError) return EXIT.timeout;
+  if (error instanceof McpError || error instanceof CapabilityError) return EXIT.serverError;
+  if (error instanceof ValidationError) return EXIT.serverError;
+  if (error instanceof TransportError || error instanceof ProtocolError) return EXIT.transport;
+  return EXIT.serverError;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof McpError) {
+    const data = error.data === undefined ? "" : ` ${JSON.stringify(error.data)}`;
+    return `server error ${error.code}: ${error.message}${data}`;
+  }
+  if (error instanceof ConnectionClosedError || error instanceof Error) return error.message;
+  return String(error);
+}
