@@ -1,6 +1,6 @@
 // A small typed event emitter: listeners are plain functions, errors in one do not stop others.
 
-export class Emitter<Events extends Record<string, unknown>> {
+export class Emitter<Events extends { [K in keyof Events]: unknown }> {
   readonly #listeners = new Map<keyof Events, Set<(payload: never) => void>>();
   readonly #onError: (error: unknown, event: keyof Events) => void;
 

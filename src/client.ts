@@ -105,8 +105,6 @@ export interface ClientEvents {
   log: LogMessage;
   /** The connection ended, with the reason. */
   close: Error;
-  /** Fields this client does not model pass through untouched. */
-  [key: string]: unknown;
 }
 
 /** Options of list calls that walk every page. */
@@ -201,7 +199,9 @@ export class Client implements AsyncDisposable {
       onClose: (reason) => this.#events.emit("close", reason),
     });
     for (const [event, listener] of Object.entries(options.listeners ?? {})) {
-      if (listener) this.#events.on(event, listener as (payload: unknown) => void);
+      if (listener) {
+        this.#events.on(event as keyof ClientEvents, listener as (payload: unknown) => void);
+      }
     }
     installHandlers(this.#session, options, () => this.#currentRoots());
     const on = (method: string, listener: (params: JsonObject) => void) =>
@@ -441,7 +441,10 @@ export class Client implements AsyncDisposable {
   async #learnTools(options: RequestOptions): Promise<void> {
     if (!this.#hasCapability("tools")) return;
     try {
-      await this.listTools(options.signal ? { signal: options.signal } : {});
+      // Same limits as the call itself: a server that never answers tools/list must not hold
+      // the call for the default timeout.
+      const { onProgress: _onProgress, ...limits } = options;
+      await this.listTools(limits);
     } catch (error) {
       if (options.signal?.aborted) throw error;
       this.#toolsKnown = true; // do not retry on every call

@@ -116,6 +116,32 @@ export async function loadSpecSchema(
   return schema;
 }
 
+/**
+ * Known mistakes of the published `schema.json` files, corrected to match `schema.ts`, the source
+ * of truth they are generated from.
+ *
+ * - `ElicitResult.content` values: `schema.ts` (2025-06-18 on) allows `string | number | boolean |
+ *   string[]`, but the generated JSON says `integer`, so a form's `number` field (whose default
+ *   may be 95.5, as in the conformance scenario elicitation-sep1034-client-defaults) could never
+ *   be answered validly.
+ */
+function applyErrata(schema: JsonObject, defsKey: string): JsonObject {
+  const document = structuredClone(schema);
+  const defs = document[defsKey] as Record<string, { properties?: Record<string, unknown> }>;
+  const content = defs.ElicitResult?.properties?.content as
+    | { additionalProperties?: unknown }
+    | undefined;
+  if (content?.additionalProperties) {
+    content.additionalProperties = JSON.parse(
+      JSON.stringify(content.additionalProperties).replace(
+        '["string","integer","boolean"]',
+        '["string","number","boolean"]',
+      ),
+    );
+  }
+  return document;
+}
+
 /** Which side sent a message. */
 type Side = "Client" | "Server";
 
@@ -148,12 +174,13 @@ export class SpecValidator {
   constructor(revision: string, schema: JsonObject) {
     this.revision = revision;
     this.#defsKey = "$defs" in schema ? "$defs" : "definitions";
-    this.#defs = schema[this.#defsKey] as Record<string, unknown>;
+    const document = applyErrata(schema, this.#defsKey);
+    this.#defs = document[this.#defsKey] as Record<string, unknown>;
     const modern = String(schema.$schema ?? "").includes("2020-12");
     this.#ajv = modern
       ? new Ajv2020({ strict: false, allErrors: true, validateFormats: false })
       : new AjvDraft07({ strict: false, allErrors: true, validateFormats: false });
-    this.#ajv.addSchema(schema, "spec");
+    this.#ajv.addSchema(document, "spec");
   }
 
   /**

@@ -145,10 +145,10 @@ export class StdioTransport implements Transport {
 
   /** Spawns the server process. */
   start(): Promise<void> {
-    if (this.#child) return Promise.resolve();
     if (this.#closing) {
       return Promise.reject(new TransportError(`Transport for "${this.#name}" is closed`));
     }
+    if (this.#child) return Promise.resolve();
     const options = this.#options;
     const mode = options.stderr ?? "tail";
     let child: Deno.ChildProcess;
