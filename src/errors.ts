@@ -226,7 +226,8 @@ export class ProtocolError extends Error {
    * @example
    * ```ts
    * import { ProtocolError } from "@mcp-inspect/client";
-   * throw new ProtocolError("Invalid message");
+   * const error = new ProtocolError("Invalid message");
+   * console.log(error.name); // "ProtocolError"
    * ```
    */
   constructor(message: string, options?: ErrorOptions) {

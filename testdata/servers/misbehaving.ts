@@ -117,11 +117,11 @@ function head(id: Id): string {
 const TAIL = `"}]}}`;
 
 async function hugeResponse(id: Id): Promise<typeof NO_RESPONSE> {
-  // 50 MiB streamed as 1 MiB chunks, reusing one buffer: memory stays flat, as with a real server
-  // that dumps a large file.
+  // 50 MiB as 1 MiB chunks of one reused buffer, so memory stays flat as with a real server that
+  // dumps a large file. Queued without awaiting in between, so no other reply can land mid-line.
   const chunk = new Uint8Array(MIB).fill("x".charCodeAt(0));
-  await writeBytes(encoder.encode(head(id)));
-  for (let i = 0; i < 50; i++) await writeBytes(chunk);
+  void writeBytes(encoder.encode(head(id)));
+  for (let i = 0; i < 50; i++) void writeBytes(chunk);
   await writeBytes(encoder.encode(TAIL + "\n"));
   return NO_RESPONSE;
 }
@@ -141,9 +141,9 @@ async function badIdResponses(id: Id): Promise<typeof NO_RESPONSE> {
   // A string id that is not numeric has no natural number twin; -1 is as wrong as any.
   const numeric = Number(id);
   const otherType = typeof id === "number" ? String(id) : Number.isFinite(numeric) ? numeric : -1;
-  await send({ id: 9999, result: text("unknown-id") });
-  await send({ id: otherType, result: text("wrong-type") });
-  await send({ id, result: text("right") });
+  void send({ id: 9999, result: text("unknown-id") });
+  void send({ id: otherType, result: text("wrong-type") });
+  void send({ id, result: text("right") });
   await send({ id, result: text("duplicate") });
   return NO_RESPONSE;
 }
