@@ -100,7 +100,17 @@ export async function loadSpecSchema(
     }
   }
   const url = `${SCHEMA_BASE_URL}/${revision}/schema.json`;
-  const response = await (options.fetch ?? fetch)(url);
+  let response: Response;
+  try {
+    response = await (options.fetch ?? fetch)(url);
+  } catch (error) {
+    throw new Error(
+      `Cannot download the schema of revision ${revision} from ${url}: ${
+        (error as Error).message
+      } (give a folder of schemas with schemaDir to work offline)`,
+      { cause: error },
+    );
+  }
   if (!response.ok) {
     await response.body?.cancel();
     throw new Error(
