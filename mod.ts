@@ -36,3 +36,6 @@ export * from "./src/version.ts";
 export * from "./src/transport/transport.ts";
 export * from "./src/transport/stdio.ts";
 export * from "./src/transport/memory.ts";
+export * from "./src/transport/streamable_http.ts";
+export * from "./src/transport/sse.ts";
+export * from "./src/transport/http.ts";

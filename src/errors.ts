@@ -210,6 +210,131 @@ export class ConnectionClosedError extends TransportError {
 }
 
 /**
+ * An HTTP server answered with an error status. The message names the status, the method and the
+ * URL (without its query), never a header value.
+ *
+ * @example
+ * ```ts ignore
+ * await client.ping().catch((error) => {
+ *   if (error instanceof HttpError && error.status === 503) console.log("retry later", error.retryAfterMs);
+ * });
+ * ```
+ */
+export class HttpError extends TransportError {
+  /** The HTTP status code. */
+  readonly status: number;
+  /** The `Retry-After` delay the server asked for, in milliseconds, if any. */
+  readonly retryAfterMs: number | undefined;
+
+  /**
+   * Creates the error.
+   *
+   * @example
+   * ```ts
+   * import { HttpError } from "@mcp-inspect/client";
+   * console.log(new HttpError("Server answered HTTP 502", 502).status);
+   * ```
+   */
+  constructor(message: string, status: number, retryAfterMs?: number, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "HttpError";
+    this.status = status;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/**
+ * The parameters of a `WWW-Authenticate` challenge, as RFC 9110 and RFC 6750 define them. MCP
+ * servers name their protected resource metadata in `resource_metadata` (RFC 9728).
+ *
+ * @example
+ * ```ts ignore
+ * const { resource_metadata, scope } = error.challenge.params;
+ * ```
+ */
+export interface AuthChallenge {
+  /** The scheme, lowercased (`bearer`, `dpop`). */
+  scheme: string;
+  /** The auth-params, keys lowercased. */
+  params: Record<string, string>;
+}
+
+/**
+ * The server requires authorization (HTTP 401) or refused it (HTTP 403). The parsed
+ * `WWW-Authenticate` challenges tell what to do next.
+ *
+ * @example
+ * ```ts ignore
+ * await Client.connect(transport).catch((error) => {
+ *   if (error instanceof AuthorizationError) console.log(error.resourceMetadata, error.scope);
+ * });
+ * ```
+ */
+export class AuthorizationError extends HttpError {
+  /** Every challenge of the `WWW-Authenticate` header. */
+  readonly challenges: readonly AuthChallenge[];
+
+  /**
+   * Creates the error.
+   *
+   * @example
+   * ```ts
+   * import { AuthorizationError } from "@mcp-inspect/client";
+   * const error = new AuthorizationError("Unauthorized", 401, [{ scheme: "bearer", params: { scope: "read" } }]);
+   * console.log(error.scope); // "read"
+   * ```
+   */
+  constructor(message: string, status: number, challenges: readonly AuthChallenge[]) {
+    super(message, status);
+    this.name = "AuthorizationError";
+    this.challenges = challenges;
+  }
+
+  /** The `resource_metadata` URL of the first challenge that has one (RFC 9728). */
+  get resourceMetadata(): string | undefined {
+    return this.challenges.find((c) => c.params.resource_metadata)?.params.resource_metadata;
+  }
+
+  /** The `scope` the server asks for, if any. */
+  get scope(): string | undefined {
+    return this.challenges.find((c) => c.params.scope)?.params.scope;
+  }
+
+  /** The `error` code (`invalid_token`, `insufficient_scope`), if any. */
+  get error(): string | undefined {
+    return this.challenges.find((c) => c.params.error)?.params.error;
+  }
+}
+
+/**
+ * The server ended the HTTP session (404 for a request carrying its session id) and the
+ * transport was told not to start a new one (`reinitializeOnExpiry: false`), or a new one expired
+ * at once.
+ *
+ * @example
+ * ```ts ignore
+ * await client.ping().catch((error) => {
+ *   if (error instanceof SessionExpiredError) reconnect();
+ * });
+ * ```
+ */
+export class SessionExpiredError extends TransportError {
+  /**
+   * Creates the error.
+   *
+   * @example
+   * ```ts
+   * import { SessionExpiredError } from "@mcp-inspect/client";
+   * console.log(new SessionExpiredError("Session expired").name);
+   * ```
+   */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "SessionExpiredError";
+  }
+}
+
+/**
  * The server broke the protocol: an invalid message, an unsupported protocol revision, a message
  * over the size limit, or pagination that never ends.
  *

@@ -170,6 +170,7 @@ export class Session implements AsyncDisposable {
   constructor(transport: Transport, options: SessionOptions = {}) {
     this.#transport = transport;
     this.#options = options;
+    transport.onRequestError = (id, error) => this.#pending.get(id)?.fail(error);
     this.#writer = transport.writable.getWriter();
     this.#handlers.set("ping", () => ({}));
     this.#listeners.set("notifications/cancelled", new Set([(p) => this.#onCancelled(p)]));

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { JsonRpcMessage } from "../jsonrpc.ts";
+import type { JsonRpcMessage, RequestId } from "../jsonrpc.ts";
 
 /**
  * A transport is a pair of web streams of JSON-RPC messages plus `close()`.
@@ -47,4 +47,10 @@ export interface Transport extends AsyncDisposable {
    * header; stream transports ignore it.
    */
   setProtocolVersion?(version: string): void;
+  /**
+   * Set by the session before it writes anything. A transport whose sends can fail for one
+   * request alone (an HTTP error status answering its POST) reports that here, so the request
+   * fails with that error while the connection stays up.
+   */
+  onRequestError?: ((id: RequestId, error: Error) => void) | undefined;
 }

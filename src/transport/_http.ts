@@ -1,0 +1,173 @@
+// Shared plumbing of the HTTP transports: URL and header checks, same-origin redirects, error
+// statuses as typed errors, bounded body reads, SSE parsing and retry delays.
+
+import { EventSourceParserStream } from "eventsource-parser/stream";
+import type { EventSourceMessage } from "eventsource-parser";
+import {
+  type AuthChallenge,
+  AuthorizationError,
+  HttpError,
+  ProtocolError,
+  TransportError,
+} from "../errors.ts";
+import { formatBytes } from "./_framing.ts";
+
+/** Parses and checks an endpoint URL: only `http:` and `https:` are spoken. */
+export function endpointUrl(url: string | URL, what = "Server URL"): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new TransportError(`${what} is not a valid URL: ${JSON.stringify(String(url))}`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new TransportError(`${what} must use http: or https:, not ${parsed.protocol}`);
+  }
+  return parsed;
+}
+
+/** A URL fit for messages: origin and path, never the query, which may hold a token. */
+export function displayUrl(url: URL): string {
+  return `${url.origin}${url.pathname}`;
+}
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/**
+ * Checks header names and values before any request, so that a CR/LF in a configured value can
+ * never split a request, and the error names the header but never shows its value.
+ */
+export function checkedHeaders(init: HeadersInit | undefined, where: string): [string, string][] {
+  const entries: [string, string][] = init === undefined
+    ? []
+    : init instanceof Headers
+    ? [...init.entries()]
+    : Array.isArray(init)
+    ? init.map(([k, v]) => [String(k), String(v)] as [string, string])
+    : Object.entries(init);
+  for (const [name, value] of entries) {
+    if (!TOKEN.test(name)) {
+      throw new TransportError(`Invalid header name ${JSON.stringify(name)} in ${where}`);
+    }
+    if (/[\r\n\0]/.test(value)) {
+      throw new TransportError(`Invalid value for header "${name}" in ${where}: it contains CR, LF or NUL`);
+    }
+  }
+  return entries;
+}
+
+/** Parses `Retry-After` (seconds or an HTTP date) into milliseconds. */
+export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/**
+ * Parses a `WWW-Authenticate` header into challenges (RFC 9110 section 11.6.1). No npm package we
+ * trust exposes this; oauth4webapi parses challenges only inside its own response handling.
+ */
+export function parseChallenges(header: string | null): AuthChallenge[] {
+  if (!header) return [];
+  const challenges: AuthChallenge[] = [];
+  const pattern = /\s*,?\s*([!#$%&'*+\-.^_`|~0-9A-Za-z]+)(?:\s*=\s*("(?:[^"\\]|\\.)*"|[^\s,]+))?/gy;
+  let current: AuthChallenge | undefined;
+  let match: RegExpExecArray | null;
+  while ((match = pattern.exec(header)) !== null) {
+    const [, name, rawValue] = match as unknown as [string, string, string | undefined];
+    if (rawValue === undefined) {
+      current = { scheme: name.toLowerCase(), params: {} };
+      challenges.push(current);
+      // a token68 may follow the scheme; it carries no parameters we use
+      const token68 = /\s+[A-Za-z0-9\-._~+/]+=*(?=\s*(,|$))/y;
+      token68.lastIndex = pattern.lastIndex;
+      if (token68.exec(header)) pattern.lastIndex = token68.lastIndex;
+      continue;
+    }
+    const value = rawValue.startsWith('"') ? rawValue.slice(1, -1).replace(/\\(.)/g, "$1") : rawValue;
+    if (current) current.params[name.toLowerCase()] = value;
+  }
+  return challenges;
+}
+
+/** Reads at most `limit` bytes of a body as text; more is an error and the rest is not read. */
+export async function readLimited(body: ReadableStream<Uint8Array> | null, limit: number): Promise<string> {
+  if (!body) return "";
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    while (true) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > limit) {
+        await reader.cancel();
+        throw new ProtocolError(`HTTP response body exceeds the ${formatBytes(limit)} limit (maxMessageBytes)`);
+      }
+      chunks.push(value);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+/** A short, tag-free excerpt of an error body, such as an HTML error page. */
+async function excerpt(response: Response): Promise<string> {
+  let text: string;
+  try {
+    text = await readLimited(response.body, 64 * 1024);
+  } catch {
+    return "";
+  }
+  const title = text.match(/<title[^>]*>([^<]*)<\/title>/i)?.[1];
+  const plain = (title ?? text.replace(/<[^>]*>/g, " ")).replace(/\s+/g, " ").trim();
+  return plain.length > 200 ? `${plain.slice(0, 199)}…` : plain;
+}
+
+/** Turns an error status into a typed error, reading (and releasing) the body. */
+export async function statusError(response: Response, method: string, url: URL): Promise<HttpError> {
+  const where = `${method} ${displayUrl(url)}`;
+  const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
+  if (response.status === 401 || response.status === 403) {
+    await response.body?.cancel();
+    const challenges = parseChallenges(response.headers.get("www-authenticate"));
+    const verb = response.status === 401 ? "requires authorization" : "refused authorization";
+    return new AuthorizationError(`Server ${verb} (${status} from ${where})`, response.status, challenges);
+  }
+  const detail = await excerpt(response);
+  return new HttpError(
+    `Server answered ${status} to ${where}${detail ? `: ${detail}` : ""}`,
+    response.status,
+    retryAfterMs(response.headers.get("retry-after")),
+  );
+}
+
+/** Parses a `text/event-stream` body into events, bounded in memory. */
+export function sseEvents(
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  callbacks: { onId?: (id: string) => void; onRetry?: (ms: number) => void } = {},
+): ReadableStream<EventSourceMessage> {
+  return body
+    .pipeThrough(new TextDecoderStream())
+    .pipeThrough(new EventSourceParserStream({ ...callbacks, maxBufferSize: maxBytes }));
+}
+
+/**
+ * Exponential backoff with jitter: between half and all of `initial * 2^attempt`, capped, so that
+ * many clients dropped at once do not come back in step.
+ */
+export function backoffMs(attempt: number, initialMs: number, maxMs: number): number {
+  const cap = Math.min(maxMs, initialMs * 2 ** attempt);
+  return Math.round(cap / 2 + Math.random() * (cap / 2));
+}

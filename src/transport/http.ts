@@ -1,0 +1,197 @@
+/**
+ * HTTP with automatic detection: Streamable HTTP first, and the legacy HTTP+SSE transport when
+ * the server turns the first POST away, as the spec's backwards-compatibility rule says.
+ *
+ * @module
+ */
+
+import { ConnectionClosedError, HttpError, TransportError } from "../errors.ts";
+import type { JsonRpcMessage, RequestId } from "../jsonrpc.ts";
+import { SseTransport } from "./sse.ts";
+import { StreamableHttpTransport, type StreamableHttpTransportOptions } from "./streamable_http.ts";
+import type { Transport } from "./transport.ts";
+
+/**
+ * Options of {@link HttpTransport}.
+ *
+ * @example Forcing the legacy transport
+ * ```ts
+ * import type { HttpTransportOptions } from "@mcp-inspect/client";
+ * const options: HttpTransportOptions = { url: "http://127.0.0.1:3001/sse", transport: "sse" };
+ * ```
+ */
+export interface HttpTransportOptions extends StreamableHttpTransportOptions {
+  /**
+   * `"auto"` (default): Streamable HTTP, falling back to HTTP+SSE when the server answers the
+   * first POST with 400, 404 or 405. `"streamable-http"` or `"sse"` forces one.
+   */
+  transport?: "auto" | "streamable-http" | "sse";
+  /** The SSE URL of the legacy transport, if it differs from `url`. */
+  sseUrl?: string | URL;
+}
+
+/** Statuses that, answering the first POST, mean "this server predates Streamable HTTP". */
+const LEGACY_STATUSES = new Set([400, 404, 405]);
+
+/**
+ * Connects to an MCP server over HTTP, whichever HTTP transport it speaks.
+ *
+ * @example
+ * ```ts ignore
+ * import { Client, HttpTransport } from "@mcp-inspect/client";
+ * const transport = new HttpTransport({ url: "https://example.com/mcp" });
+ * await using client = await Client.connect(transport);
+ * console.log(transport.kind); // "streamable-http" or "sse"
+ * ```
+ */
+export class HttpTransport implements Transport {
+  /** Messages from the server, whichever transport carries them. */
+  readonly readable: ReadableStream<JsonRpcMessage>;
+  /** Messages to the server. */
+  readonly writable: WritableStream<JsonRpcMessage>;
+  /** Set by the session; see {@link Transport.onRequestError}. */
+  onRequestError: ((id: RequestId, error: Error) => void) | undefined;
+  readonly #options: HttpTransportOptions;
+  #incoming!: ReadableStreamDefaultController<JsonRpcMessage>;
+  #delegate: Transport | undefined;
+  #writer: WritableStreamDefaultWriter<JsonRpcMessage> | undefined;
+  #pump: Promise<void> | undefined;
+  #probing: RequestId | undefined;
+  #turnedAway: HttpError | undefined;
+  #protocolVersion: string | undefined;
+  #closing: Promise<void> | undefined;
+
+  /**
+   * Checks the options; nothing is sent until the client starts the transport.
+   *
+   * @example
+   * ```ts
+   * import { HttpTransport } from "@mcp-inspect/client";
+   * const transport = new HttpTransport({ url: "http://127.0.0.1:3000/mcp" });
+   * await transport.close();
+   * ```
+   */
+  constructor(options: HttpTransportOptions) {
+    this.#options = options;
+    // Constructing checks the URL and headers now, so bad options fail before any request.
+    new StreamableHttpTransport(options);
+    if (options.sseUrl !== undefined) new SseTransport({ ...options, url: options.sseUrl });
+    this.readable = new ReadableStream({
+      start: (controller) => void (this.#incoming = controller),
+    });
+    this.writable = new WritableStream({ write: (message) => this.#write(message) });
+  }
+
+  /** Which transport is in use: known after `start()` (`"sse"`) or the first POST. */
+  get kind(): "streamable-http" | "sse" | undefined {
+    if (this.#delegate instanceof SseTransport) return "sse";
+    return this.#delegate ? "streamable-http" : undefined;
+  }
+
+  /** Starts the forced transport, or prepares Streamable HTTP in auto mode. */
+  async start(): Promise<void> {
+    if (this.#closing) throw new TransportError("Transport is closed");
+    if (this.#delegate) return;
+    await this.#use(this.#options.transport === "sse" ? this.#sse() : this.#streamable());
+  }
+
+  /** Tells the transport in use which revision was negotiated. */
+  setProtocolVersion(version: string): void {
+    this.#protocolVersion = version;
+    this.#delegate?.setProtocolVersion?.(version);
+  }
+
+  #streamable(): StreamableHttpTransport {
+    return new StreamableHttpTransport(this.#options);
+  }
+
+  #sse(): SseTransport {
+    return new SseTransport({ ...this.#options, url: this.#options.sseUrl ?? this.#options.url });
+  }
+
+  async #use(delegate: Transport): Promise<void> {
+    this.#delegate = delegate;
+    delegate.onRequestError = (id, error) => {
+      if (id === this.#probing && error instanceof HttpError && LEGACY_STATUSES.has(error.status)) {
+        this.#turnedAway = error;
+        return;
+      }
+      this.onRequestError?.(id, error);
+    };
+    await delegate.start();
+    if (this.#protocolVersion) delegate.setProtocolVersion?.(this.#protocolVersion);
+    this.#writer = delegate.writable.getWriter();
+    this.#pump = this.#forward(delegate);
+  }
+
+  async #forward(delegate: Transport): Promise<void> {
+    const reader = delegate.readable.getReader();
+    try {
+      while (true) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        this.#incoming.enqueue(value);
+      }
+      if (this.#delegate === delegate && !this.#closing) this.#incoming.close();
+    } catch (error) {
+      if (this.#delegate === delegate && !this.#closing) this.#incoming.error(error);
+    } finally {
+      reader.releaseLock();
+    }
+  }
+
+  async #write(message: JsonRpcMessage): Promise<void> {
+    if (this.#closing || !this.#writer) {
+      throw new ConnectionClosedError("Cannot send: the transport is not open");
+    }
+    const probe = this.#options.transport !== "streamable-http" &&
+      this.#options.transport !== "sse" && "id" in message && "method" in message &&
+      message.method === "initialize" && this.#probing === undefined;
+    if (!probe) return this.#writer.write(message);
+    this.#probing = (message as { id: RequestId }).id;
+    await this.#writer.write(message);
+    const turnedAway = this.#turnedAway;
+    if (!turnedAway) return;
+    // spec backwards compatibility: a 400, 404 or 405 to the first POST means an older server.
+    const old = this.#delegate!;
+    this.#writer.releaseLock();
+    this.#delegate = undefined;
+    await old.close();
+    await this.#pump;
+    try {
+      await this.#use(this.#sse());
+    } catch (error) {
+      this.onRequestError?.(
+        this.#probing,
+        new TransportError(
+          `${turnedAway.message}; the legacy HTTP+SSE transport failed too: ${
+            (error as Error).message
+          }`,
+          { cause: error },
+        ),
+      );
+      return;
+    }
+    await this.#writer.write(message);
+  }
+
+  /** Closes whichever transport is in use. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      this.#writer?.releaseLock();
+      await this.#delegate?.close();
+      await this.#pump;
+      try {
+        this.#incoming.close();
+      } catch {
+        // already errored or closed
+      }
+    })();
+    return this.#closing;
+  }
+
+  /** Same as {@link close}. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}
