@@ -2,6 +2,7 @@
 
 import assert from "node:assert/strict";
 import denoJson from "../deno.json" with { type: "json" };
+import { legacySseHandler } from "../testdata/http/legacy_sse.ts";
 import { fixture } from "./_helpers.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -65,7 +66,7 @@ Deno.test("a wrong flag exits 2 with one helpful line", async () => {
 Deno.test("a command without a server exits 2", async () => {
   const run = await cli("tools", "list");
   assert.equal(run.code, 2);
-  assert.match(run.stderr, /No server given: put the server command after --/);
+  assert.match(run.stderr, /No server given: use --url <URL> or put the server command after --/);
 });
 
 Deno.test("tools list --json prints exactly the protocol result", async () => {
@@ -157,4 +158,67 @@ Deno.test("demo lists and calls tools of the shipped server", async () => {
   assert.match(run.stdout, /^hello$/m);
   const json = await cli("demo", "--json");
   assert.equal(JSON.parse(json.stdout)["tools call echo text=hello"].content[0].text, "hello");
+});
+
+Deno.test("--url connects over HTTP, falling back to legacy SSE", async () => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, legacySseHandler());
+  try {
+    const url = `http://127.0.0.1:${server.addr.port}/sse`;
+    const run = await cli(
+      "tools",
+      "call",
+      "echo",
+      "text=web",
+      "--url",
+      url,
+      "--header",
+      "X-Trace: 1",
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout.trim(), "web");
+    const forced = await cli("ping", "--url", url, "--transport", "http");
+    assert.equal(forced.code, 3);
+    assert.match(forced.stderr, /HTTP 405/);
+  } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("an HTTP server demanding authorization exits 5", async () => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    await req.body?.cancel();
+    return new Response("Unauthorized", {
+      status: 401,
+      headers: {
+        "www-authenticate":
+          'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"',
+      },
+    });
+  });
+  try {
+    const run = await cli("ping", "--url", `http://127.0.0.1:${server.addr.port}/mcp`);
+    assert.equal(run.code, 5);
+    assert.match(run.stderr, /requires authorization \(HTTP 401/);
+  } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("bad --url, --transport and --header values are usage errors", async () => {
+  const scheme = await cli("ping", "--url", "ftp://example.com/mcp");
+  assert.equal(scheme.code, 2);
+  assert.match(scheme.stderr, /must use http: or https:/);
+  const transport = await cli(
+    "ping",
+    "--url",
+    "http://127.0.0.1:1/mcp",
+    "--transport",
+    "carrier-pigeon",
+  );
+  assert.equal(transport.code, 2);
+  const header = await cli("ping", "--url", "http://127.0.0.1:1/mcp", "--header", "no-colon");
+  assert.equal(header.code, 2);
+  assert.match(header.stderr, /expected "Name: Value"/);
+  const both = await cli("ping", "--url", "http://127.0.0.1:1/mcp", ...SERVER);
+  assert.equal(both.code, 2);
 });

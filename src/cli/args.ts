@@ -25,6 +25,9 @@ export interface CliArgs {
   cwd: string | undefined;
   timeoutMs: number | undefined;
   args: string | undefined;
+  url: string | undefined;
+  transport: "auto" | "streamable-http" | "sse";
+  headers: [string, string][];
 }
 
 const OPTIONS = {
@@ -36,6 +39,9 @@ const OPTIONS = {
   cwd: { type: "string" },
   timeout: { type: "string", short: "t" },
   args: { type: "string" },
+  url: { type: "string", short: "u" },
+  transport: { type: "string" },
+  header: { type: "string", multiple: true, short: "H" },
 } as const;
 
 /** Parses argv; everything after the first `--` is the server command, untouched. */
@@ -65,6 +71,25 @@ export function parseCli(argv: readonly string[]): CliArgs {
       );
     }
   }
+  const headers: [string, string][] = [];
+  for (const header of values.header ?? []) {
+    const colon = header.indexOf(":");
+    if (colon <= 0) {
+      throw new UsageError(`Invalid --header "${header.split(":")[0]}": expected "Name: Value"`);
+    }
+    headers.push([header.slice(0, colon).trim(), header.slice(colon + 1).trim()]);
+  }
+  const transports = { http: "streamable-http", sse: "sse", auto: "auto" } as const;
+  const transport = transports[(values.transport ?? "auto") as keyof typeof transports];
+  if (!transport) {
+    throw new UsageError(`Invalid --transport "${values.transport}": expected http, sse or auto`);
+  }
+  if (values.url !== undefined && server.length > 0) {
+    throw new UsageError("Give either --url or a server command after --, not both");
+  }
+  if (values.transport !== undefined && values.url === undefined) {
+    throw new UsageError("--transport needs --url");
+  }
   return {
     words: positionals,
     server,
@@ -76,6 +101,9 @@ export function parseCli(argv: readonly string[]): CliArgs {
     cwd: values.cwd,
     timeoutMs,
     args: values.args,
+    url: values.url,
+    transport,
+    headers,
   };
 }
 

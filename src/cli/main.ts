@@ -1,15 +1,18 @@
 // mcp-inspect: the entry point behind cli.ts. Built only on what mod.ts exports.
 
 import {
+  AuthorizationError,
   CancelledError,
   CapabilityError,
   Client,
   type ClientOptions,
   ConnectionClosedError,
+  HttpTransport,
   McpError,
   ProtocolError,
   StdioTransport,
   TimeoutError,
+  type Transport,
   TransportError,
   ValidationError,
   VERSION,
@@ -34,6 +37,7 @@ export const HELP = `mcp-inspect ${VERSION}: explore, call and check any MCP ser
 
 Usage:
   mcp-inspect <command> [arguments] [options] -- <server command> [server arguments]
+  mcp-inspect <command> [arguments] [options] --url <URL>
 
 Commands:
   info                          server name, version, revision, capabilities, instructions
@@ -50,6 +54,9 @@ Commands:
 Options:
   --json             print exactly one JSON document (the protocol result) on stdout
   --args <json>      tool or prompt arguments as JSON, or @file.json
+  -u, --url <URL>    an HTTP server: Streamable HTTP, falling back to legacy HTTP+SSE
+  --transport <t>    with --url: http (Streamable HTTP only), sse (legacy only) or auto
+  -H, --header "N: V"  an HTTP header for every request (repeatable)
   -e, --env K=V      add a variable to the server's environment (repeatable)
   --cwd <dir>        the server's working directory
   -t, --timeout <ms> request timeout in milliseconds (default 60000)
@@ -90,8 +97,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (!command) throw new UsageError(`Unknown command "${args.words.join(" ")}"`);
     let server = args.server;
     if (command.demoServer) server = command.demoServer();
-    if (server.length === 0) {
-      throw new UsageError("No server given: put the server command after --");
+    if (server.length === 0 && args.url === undefined) {
+      throw new UsageError("No server given: use --url <URL> or put the server command after --");
     }
     Deno.addSignalListener("SIGINT", onSigint);
     const clientOptions: ClientOptions = {
@@ -101,15 +108,17 @@ export async function main(argv: readonly string[]): Promise<number> {
         ? { onDiagnostic: (d) => out.stderr(out.errStyle.dim(`[diagnostic] ${d.message}`)) }
         : {}),
     };
-    const transport = new StdioTransport({
-      command: server[0]!,
-      args: server.slice(1),
-      env: args.env,
-      ...(args.cwd !== undefined ? { cwd: args.cwd } : {}),
-      ...(args.verbose
-        ? { stderr: (line: string) => out.stderr(out.errStyle.dim(`[server] ${line}`)) }
-        : {}),
-    });
+    const transport: Transport = args.url !== undefined
+      ? httpTransport(args.url, args.transport, args.headers)
+      : new StdioTransport({
+        command: server[0]!,
+        args: server.slice(1),
+        env: args.env,
+        ...(args.cwd !== undefined ? { cwd: args.cwd } : {}),
+        ...(args.verbose
+          ? { stderr: (line: string) => out.stderr(out.errStyle.dim(`[server] ${line}`)) }
+          : {}),
+      });
     const started = performance.now();
     await using client = await Client.connect(transport, clientOptions);
     const context: Context = {
@@ -132,6 +141,19 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+/** The HTTP transport; a bad URL or header is the user's typo, so a usage error. */
+function httpTransport(
+  url: string,
+  transport: "auto" | "streamable-http" | "sse",
+  headers: [string, string][],
+): Transport {
+  try {
+    return new HttpTransport({ url, transport, headers });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
 function report(error: unknown, out: Output, _json: boolean): number {
   const red = out.errStyle.red;
   const message = error instanceof Error ? error.message : String(error);
@@ -142,6 +164,7 @@ function report(error: unknown, out: Output, _json: boolean): number {
   out.stderr(`${red("error:")} ${describe(error)}`);
   if (error instanceof CancelledError) return EXIT.interrupted;
   if (error instanceof TimeoutError) return EXIT.timeout;
+  if (error instanceof AuthorizationError) return EXIT.auth;
   if (error instanceof McpError || error instanceof CapabilityError) return EXIT.serverError;
   if (error instanceof ValidationError) return EXIT.serverError;
   if (error instanceof TransportError || error instanceof ProtocolError) return EXIT.transport;
