@@ -1,0 +1,68 @@
+// The client that the official conformance suite drives: it appends the server URL to our
+// command line and names the scenario in MCP_CONFORMANCE_SCENARIO. Built only on mod.ts.
+//
+//   deno run -A npm:@modelcontextprotocol/conformance@0.2.0-alpha.12 client \
+//     --command "deno run -A tests/conformance/client.ts" --scenario sse-retry
+
+import { Client, type ClientOptions, StreamableHttpTransport } from "../../mod.ts";
+
+type Scenario = (client: Client) => Promise<void>;
+
+/** Lists tools and calls the first one with the numbers the scenario expects. */
+const basic: Scenario = async (client) => {
+  if (!client.serverCapabilities.tools) return; // the initialize scenario offers nothing more
+  const [tool] = await client.listTools();
+  if (tool) await client.callTool(tool.name, { a: 2, b: 3 });
+};
+
+const SCENARIOS: Record<string, { run: Scenario; options?: ClientOptions }> = {
+  "initialize": { run: basic },
+  "tools_call": { run: basic },
+  "tools-call": { run: basic },
+  "json-schema-ref-no-deref": {
+    run: async (client) => void await client.listTools(),
+  },
+  "json-schema-2020-12-preservation": {
+    // The scenario diffs the schema we echo against what it sent: we must keep it verbatim.
+    run: async (client) => {
+      const tools = await client.listTools();
+      const focal = tools.find((t) => t.name === "json_schema_2020_12_tool");
+      if (!focal) throw new Error("The scenario did not offer json_schema_2020_12_tool");
+      await client.callTool("json_schema_echo", { schema: focal.inputSchema });
+    },
+  },
+  "elicitation-sep1034-client-defaults": {
+    // Accept with nothing filled in: the client must apply every default of the form.
+    options: { onElicitation: () => ({ action: "accept", content: {} }) },
+    run: async (client) => {
+      await client.callTool("test_client_elicitation_defaults", {});
+    },
+  },
+  "sse-retry": {
+    run: async (client) => {
+      const [tool] = await client.listTools();
+      if (tool) await client.callTool(tool.name, {});
+    },
+  },
+};
+
+async function main(): Promise<number> {
+  const url = Deno.args.at(-1);
+  const name = Deno.env.get("MCP_CONFORMANCE_SCENARIO") ?? "";
+  const scenario = SCENARIOS[name];
+  if (!url || !scenario) {
+    console.error(`conformance client: scenario "${name}" is not supported (url: ${url})`);
+    return 2;
+  }
+  await using client = await Client.connect(
+    new StreamableHttpTransport({
+      url,
+      onDiagnostic: (d) => console.error(`[diagnostic] ${d.message}`),
+    }),
+    { clientInfo: { name: "mcp-inspect-conformance", version: "1.0.0" }, ...scenario.options },
+  );
+  await scenario.run(client);
+  return 0;
+}
+
+if (import.meta.main) Deno.exit(await main());
