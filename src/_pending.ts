@@ -32,10 +32,10 @@ export class PendingRequest {
     this.id = id;
     this.method = method;
     this.#init = init;
-    this.#idleTimer = setTimeout(() => this.#timeout("idle"), init.timeoutMs);
+    this.#idleTimer = this.#arm("idle", init.timeoutMs);
     // The total limit only matters when progress can push the idle timer past it.
     if (init.resetTimeoutOnProgress || init.maxTotalTimeoutMs < init.timeoutMs) {
-      this.#totalTimer = setTimeout(() => this.#timeout("total"), init.maxTotalTimeoutMs);
+      this.#totalTimer = this.#arm("total", init.maxTotalTimeoutMs);
     }
     if (init.signal) {
       const signal = init.signal;
@@ -62,9 +62,14 @@ export class PendingRequest {
     if (this.#settled || !this.#init.onProgress) return;
     if (this.#init.resetTimeoutOnProgress) {
       clearTimeout(this.#idleTimer);
-      this.#idleTimer = setTimeout(() => this.#timeout("idle"), this.#init.timeoutMs);
+      this.#idleTimer = this.#arm("idle", this.#init.timeoutMs);
     }
     this.#init.onProgress(progress);
+  }
+
+  /** A timer for a limit; none for an infinite one (setTimeout would fire at once). */
+  #arm(kind: "idle" | "total", ms: number): ReturnType<typeof setTimeout> | undefined {
+    return Number.isFinite(ms) ? setTimeout(() => this.#timeout(kind), ms) : undefined;
   }
 
   #timeout(kind: "idle" | "total"): void {

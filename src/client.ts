@@ -1,39 +1,50 @@
 /**
- * The MCP client: the handshake, then tools, resources, prompts, completion and logging, with
- * capability gating, pagination, output validation and events.
+ * The MCP client: negotiation of the era (`server/discover` or the `initialize` handshake), then
+ * tools, resources, prompts, completion and logging, with capability gating, pagination, output
+ * validation, multi round-trip requests, caching and events.
  *
  * @module
  */
 
 import { Emitter } from "./_emitter.ts";
+import { CACHEABLE_METHODS, ResultCache } from "./client/_cache.ts";
+import {
+  type ClientHandler,
+  clientHandlers,
+  handlerCapabilities,
+  installHandlers,
+} from "./client/_handlers.ts";
+import { Listener, type ListenFilter } from "./client/_listen.ts";
+import { inputRequired, META, serverInfoOf, withMeta } from "./client/_modern.ts";
+import { type DiscoveryVerdict, negotiate, type ProtocolChoice } from "./client/_negotiate.ts";
 import { checkPage, DEFAULT_MAX_PAGES, walkPages } from "./client/_pages.ts";
-import { handlerCapabilities, installHandlers } from "./client/_handlers.ts";
+import { ToolSchemas } from "./client/_tools.ts";
 import type { ElicitationHandler, SamplingHandler } from "./client/handlers.ts";
-import { CapabilityError, type Diagnostic, ProtocolError, ValidationError } from "./errors.ts";
+import { CapabilityError, type Diagnostic, ProtocolError } from "./errors.ts";
 import type { JsonObject } from "./jsonrpc.ts";
 import { type RequestOptions, Session } from "./session.ts";
-import { SchemaValidator } from "./schema.ts";
 import type { Transport } from "./transport/transport.ts";
-import {
-  type CallToolResult,
-  type ClientCapabilities,
-  type CompleteResult,
-  type CompletionReference,
-  type GetPromptResult,
-  type Implementation,
-  LATEST_PROTOCOL_VERSION,
-  type LoggingLevel,
-  type LogMessage,
-  type Prompt,
-  type ReadResourceResult,
-  type Resource,
-  type ResourceTemplate,
-  type Root,
-  type ServerCapabilities,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  type Tool,
+import type {
+  CallToolResult,
+  ClientCapabilities,
+  CompleteResult,
+  CompletionReference,
+  GetPromptResult,
+  Implementation,
+  LoggingLevel,
+  LogMessage,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Root,
+  ServerCapabilities,
+  Tool,
 } from "./types.ts";
 import { VERSION } from "./version.ts";
+
+export type { DiscoveryVerdict, ProtocolChoice } from "./client/_negotiate.ts";
+export type { ListenFilter } from "./client/_listen.ts";
 
 /**
  * Options of {@link Client.connect}.
@@ -81,6 +92,23 @@ export interface ClientOptions {
   signal?: AbortSignal;
   /** A name for the server in error messages (default: its `serverInfo.name`). */
   name?: string;
+  /**
+   * Which protocol to speak: `"auto"` (default) probes with `server/discover` and falls back to
+   * the `initialize` handshake for older servers; `"modern"` or `"legacy"` forces an era; a
+   * revision such as `"2025-06-18"` pins it.
+   */
+  protocol?: ProtocolChoice;
+  /** A verdict from an earlier connection ({@link Client.discovery}) that skips the probe. */
+  discovery?: DiscoveryVerdict;
+  /** How long the `server/discover` probe waits before taking silence as "legacy" (5 s). */
+  probeTimeoutMs?: number;
+  /** Most rounds of a multi round-trip request before giving up (10). */
+  maxInputRounds?: number;
+  /**
+   * In the modern era, open a `subscriptions/listen` stream for the list changes the server
+   * advertises (default true), so the same events arrive as in the legacy era.
+   */
+  listen?: boolean;
 }
 
 /**
@@ -107,14 +135,27 @@ export interface ClientEvents {
   close: Error;
 }
 
+/**
+ * Options of requests whose results may be cached (lists and `readResource`).
+ *
+ * @example
+ * ```ts ignore
+ * const fresh = await client.listTools({ bypassCache: true });
+ * ```
+ */
+export interface CacheOptions extends RequestOptions {
+  /** Ask the server even when a fresh cached result exists. */
+  bypassCache?: boolean;
+}
+
 /** Options of list calls that walk every page. */
-export interface ListOptions extends RequestOptions {
+export interface ListOptions extends CacheOptions {
   /** Most pages to walk (the client's `maxPages`, default 64). */
   maxPages?: number;
 }
 
 /** Options of list calls that fetch exactly one page. */
-export interface PageOptions extends RequestOptions {
+export interface PageOptions extends CacheOptions {
   /** The cursor of the page; `undefined` for the first page. */
   cursor: string | undefined;
 }
@@ -152,7 +193,7 @@ const REQUIRED_CAPABILITY: Record<string, string> = {
 };
 
 /**
- * A connection to one MCP server.
+ * A connection to one MCP server, of either era.
  *
  * @example Listing and calling tools
  * ```ts ignore
@@ -169,25 +210,34 @@ export class Client implements AsyncDisposable {
   readonly #transport: Transport;
   readonly #options: ClientOptions;
   readonly #events: Emitter<ClientEvents>;
-  readonly #validator = new SchemaValidator();
-  readonly #tools = new Map<string, Tool>();
-  #toolsKnown = false;
+  readonly #tools: ToolSchemas;
+  readonly #handlers: Map<string, ClientHandler>;
+  readonly #capabilities: ClientCapabilities;
+  readonly #clientInfo: Implementation;
+  readonly #cache = new ResultCache();
+  readonly #listener: Listener;
   #roots: readonly Root[] | (() => readonly Root[] | Promise<readonly Root[]>) | undefined;
+  #era: "modern" | "legacy" = "legacy";
   #protocolVersion = "";
   #serverInfo: Implementation = { name: "", version: "" };
   #serverCapabilities: ServerCapabilities = {};
   #instructions: string | undefined;
+  #logLevel: LoggingLevel | undefined;
+  #subscriptions = new Set<string>();
 
   private constructor(transport: Transport, options: ClientOptions) {
     this.#transport = transport;
     this.#options = options;
     this.#roots = options.roots;
+    this.#clientInfo = options.clientInfo ?? { name: "mcp-inspect", version: VERSION };
+    this.#capabilities = { ...handlerCapabilities(options), ...options.capabilities };
     this.#events = new Emitter((error, event) =>
       this.#diagnose({
         kind: "notification-handler-failed",
         message: `A listener for "${String(event)}" threw: ${(error as Error)?.message ?? error}`,
       })
     );
+    this.#tools = new ToolSchemas((diagnostic) => this.#diagnose(diagnostic));
     this.#session = new Session(transport, {
       ...(options.requestTimeoutMs !== undefined
         ? { requestTimeoutMs: options.requestTimeoutMs }
@@ -198,38 +248,52 @@ export class Client implements AsyncDisposable {
       onDiagnostic: (diagnostic) => this.#diagnose(diagnostic),
       onClose: (reason) => this.#events.emit("close", reason),
     });
+    this.#listener = new Listener(
+      (method, params, limits) => this.#session.request(method, this.#withMeta(params), limits),
+      (diagnostic) => this.#diagnose(diagnostic),
+    );
     for (const [event, listener] of Object.entries(options.listeners ?? {})) {
       if (listener) {
         this.#events.on(event as keyof ClientEvents, listener as (payload: unknown) => void);
       }
     }
-    installHandlers(this.#session, options, () => this.#currentRoots());
+    this.#handlers = clientHandlers(options, () => this.#currentRoots());
+    installHandlers(this.#session, this.#handlers);
     const on = (method: string, listener: (params: JsonObject) => void) =>
       this.#session.onNotification(method, listener);
     on("notifications/tools/list_changed", () => {
-      this.#tools.clear();
-      this.#toolsKnown = false;
+      this.#tools.forget();
+      this.#cache.invalidate("tools/list");
       this.#events.emit("toolsListChanged", undefined);
     });
-    on(
-      "notifications/prompts/list_changed",
-      () => this.#events.emit("promptsListChanged", undefined),
-    );
+    on("notifications/prompts/list_changed", () => {
+      this.#cache.invalidate("prompts/list");
+      this.#events.emit("promptsListChanged", undefined);
+    });
     on("notifications/resources/list_changed", () => {
+      this.#cache.invalidate("resources/list");
+      this.#cache.invalidate("resources/templates/list");
       this.#events.emit("resourcesListChanged", undefined);
     });
     on("notifications/resources/updated", (params) => {
-      if (typeof params.uri === "string") this.#events.emit("resourceUpdated", { uri: params.uri });
+      if (typeof params.uri !== "string") return;
+      this.#cache.invalidate("resources/read", params.uri);
+      this.#events.emit("resourceUpdated", { uri: params.uri });
+    });
+    on("notifications/subscriptions/acknowledged", (params) => {
+      this.#listener.acknowledged = params.notifications as ListenFilter | undefined;
     });
     on("notifications/message", (params) => this.#events.emit("log", params as LogMessage));
   }
 
   /**
-   * Starts the transport, performs the `initialize` handshake and returns a ready client.
-   * On failure the transport is closed again and nothing is left running.
+   * Starts the transport, agrees on a protocol revision and returns a ready client. With the
+   * default `protocol: "auto"` it probes with `server/discover` and falls back to the
+   * `initialize` handshake for servers of the legacy era. On failure the transport is closed
+   * again and nothing is left running.
    *
-   * @throws {TransportError} when the server cannot be started or exits during the handshake.
-   * @throws {ProtocolError} when the server answers with an unsupported protocol revision.
+   * @throws {TransportError} when the server cannot be started or exits during negotiation.
+   * @throws {ProtocolError} when the server speaks no revision this client speaks.
    */
   static async connect(transport: Transport, options: ClientOptions = {}): Promise<Client> {
     try {
@@ -240,7 +304,7 @@ export class Client implements AsyncDisposable {
     }
     const client = new Client(transport, options);
     try {
-      await client.#initialize();
+      await client.#negotiate();
     } catch (error) {
       await client.close();
       throw error;
@@ -248,34 +312,25 @@ export class Client implements AsyncDisposable {
     return client;
   }
 
-  async #initialize(): Promise<void> {
-    const options = this.#options;
-    const capabilities = { ...handlerCapabilities(options), ...options.capabilities };
-    const result = await this.#session.request("initialize", {
-      protocolVersion: LATEST_PROTOCOL_VERSION,
-      capabilities,
-      clientInfo: options.clientInfo ?? { name: "mcp-inspect", version: VERSION },
-    }, options.signal ? { signal: options.signal } : {});
-    const version = result.protocolVersion;
-    if (typeof version !== "string" || !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-      throw new ProtocolError(
-        `Server ${this.#label()} answered initialize with protocol revision ${
-          JSON.stringify(version)
-        }, which this client does not support (it supports ${
-          SUPPORTED_PROTOCOL_VERSIONS.join(", ")
-        })`,
-      );
+  async #negotiate(): Promise<void> {
+    const negotiated = await negotiate(this.#session, {
+      protocol: this.#options.protocol ?? "auto",
+      verdict: this.#options.discovery,
+      capabilities: this.#capabilities,
+      clientInfo: this.#clientInfo,
+      probeTimeoutMs: this.#options.probeTimeoutMs ?? 5_000,
+      signal: this.#options.signal,
+      label: () => this.#label(),
+      onVersion: (version) => this.#transport.setProtocolVersion?.(version),
+    });
+    this.#era = negotiated.era;
+    this.#protocolVersion = negotiated.protocolVersion;
+    this.#serverInfo = negotiated.serverInfo;
+    this.#serverCapabilities = negotiated.capabilities;
+    this.#instructions = negotiated.instructions;
+    if (this.#era === "modern" && (this.#options.listen ?? true)) {
+      await this.#listener.update(this.#listenFilter());
     }
-    const info = result.serverInfo as Implementation | undefined;
-    if (typeof info !== "object" || info === null || typeof info.name !== "string") {
-      throw new ProtocolError(`Invalid initialize result: "serverInfo" must have a "name"`);
-    }
-    this.#protocolVersion = version;
-    this.#serverInfo = info;
-    this.#serverCapabilities = (result.capabilities ?? {}) as ServerCapabilities;
-    if (typeof result.instructions === "string") this.#instructions = result.instructions;
-    this.#transport.setProtocolVersion?.(version);
-    await this.#session.notify("notifications/initialized");
   }
 
   /** The negotiated protocol revision. */
@@ -283,7 +338,17 @@ export class Client implements AsyncDisposable {
     return this.#protocolVersion;
   }
 
-  /** The server's name and version. */
+  /** `"modern"` (2026-07-28 and later, stateless) or `"legacy"` (the `initialize` handshake). */
+  get era(): "modern" | "legacy" {
+    return this.#era;
+  }
+
+  /** What negotiation found; pass it as `discovery` to a later `connect()` to skip the probe. */
+  get discovery(): DiscoveryVerdict {
+    return { era: this.#era, protocolVersion: this.#protocolVersion };
+  }
+
+  /** The server's name and version (in the modern era, as its latest result said). */
   get serverInfo(): Implementation {
     return this.#serverInfo;
   }
@@ -311,17 +376,88 @@ export class Client implements AsyncDisposable {
     return this.#events.on(event, listener);
   }
 
-  /** Sends any request and returns its raw result. Capability gating applies to known methods. */
+  /**
+   * Sends any request and returns its raw result. Capability gating applies to known methods; in
+   * the modern era the request carries the per-request `_meta`, and `input_required` results of
+   * `tools/call`, `prompts/get` and `resources/read` are answered through the client's handlers
+   * and retried until complete.
+   */
   request(
     method: string,
     params: JsonObject = {},
-    options: RequestOptions = {},
+    options: CacheOptions = {},
   ): Promise<JsonObject> {
     const capability = REQUIRED_CAPABILITY[method];
     if (capability && !this.#hasCapability(capability)) {
       return Promise.reject(new CapabilityError(method, capability, this.#label()));
     }
-    return this.#session.request(method, params, options);
+    return this.#era === "modern"
+      ? this.#modernRequest(method, params, options)
+      : this.#session.request(method, params, options);
+  }
+
+  async #modernRequest(
+    method: string,
+    params: JsonObject,
+    options: CacheOptions,
+  ): Promise<JsonObject> {
+    const { bypassCache, ...limits } = options;
+    const cacheKey = CACHEABLE_METHODS.has(method) ? ResultCache.key(method, params) : undefined;
+    if (cacheKey && !bypassCache) {
+      const cached = this.#cache.get(cacheKey);
+      if (cached) return cached;
+    }
+    const maxRounds = this.#options.maxInputRounds ?? 10;
+    let current = params;
+    for (let round = 0;; round++) {
+      const result = await this.#session.request(method, this.#withMeta(current), limits);
+      const info = serverInfoOf(result);
+      if (info) this.#serverInfo = info;
+      const needed = inputRequired(method, result);
+      if (!needed) {
+        if (cacheKey) this.#cache.set(cacheKey, result);
+        return result;
+      }
+      if (round + 1 >= maxRounds) {
+        throw new ProtocolError(
+          `Server still wanted input for ${method} after ${maxRounds} rounds (maxInputRounds)`,
+        );
+      }
+      const inputResponses = await this.#answer(method, needed.inputRequests, limits.signal);
+      // The retry carries the original params, our answers, and the server's state untouched.
+      const { inputResponses: _old, requestState: _state, ...original } = current;
+      current = { ...original, inputResponses };
+      if (needed.requestState !== undefined) current.requestState = needed.requestState;
+    }
+  }
+
+  async #answer(
+    method: string,
+    requests: Record<string, { method: string; params?: JsonObject }>,
+    signal: AbortSignal | undefined,
+  ): Promise<JsonObject> {
+    const context = { signal: signal ?? new AbortController().signal };
+    const answers = await Promise.all(
+      Object.entries(requests).map(async ([key, request]) => {
+        const handler = this.#handlers.get(request.method);
+        if (!handler) {
+          throw new ProtocolError(
+            `Server asked for ${request.method} while answering ${method}, but this client declared no handler for it`,
+          );
+        }
+        return [key, await handler(request.params ?? {}, context)] as const;
+      }),
+    );
+    return Object.fromEntries(answers);
+  }
+
+  #withMeta(params: JsonObject): JsonObject {
+    return withMeta(params, {
+      protocolVersion: this.#protocolVersion,
+      capabilities: this.#capabilities,
+      clientInfo: this.#clientInfo,
+      logLevel: this.#logLevel,
+    });
   }
 
   /** Lists the server's tools, walking every page; `{ cursor }` returns one raw page instead. */
@@ -330,12 +466,8 @@ export class Client implements AsyncDisposable {
   listTools(options: PageOptions): Promise<ListPage<Tool>>;
   async listTools(options: ListOptions | PageOptions = {}): Promise<Tool[] | ListPage<Tool>> {
     const result = await this.#list<Tool>("tools/list", "tools", options);
-    const tools = Array.isArray(result) ? result : result.items;
-    if (Array.isArray(result)) {
-      this.#tools.clear();
-      this.#toolsKnown = true;
-    }
-    for (const tool of tools) this.#tools.set(tool.name, tool);
+    if (Array.isArray(result)) this.#tools.replace(result);
+    else this.#tools.add(result.items);
     return result;
   }
 
@@ -400,40 +532,16 @@ export class Client implements AsyncDisposable {
     options: RequestOptions = {},
   ): Promise<CallToolResult> {
     const validateOutput = this.#options.validateOutput ?? true;
-    if ((validateOutput || this.#options.validateArguments) && !this.#toolsKnown) {
+    if ((validateOutput || this.#options.validateArguments) && !this.#tools.known) {
       await this.#learnTools(options);
     }
-    const tool = this.#tools.get(name);
-    if (this.#options.validateArguments && tool) {
-      const issues = this.#check(tool.inputSchema, args, `input schema of tool "${name}"`);
-      if (issues.length > 0) {
-        throw new ValidationError(`Invalid arguments for tool "${name}"`, issues);
-      }
-    }
+    if (this.#options.validateArguments) this.#tools.validateArguments(name, args);
     const result = await this.request("tools/call", { name, arguments: args }, options);
     if (result.content !== undefined && !Array.isArray(result.content)) {
       throw new ProtocolError(`Invalid tools/call result: "content" must be an array`);
     }
     const callResult = { ...result, content: result.content ?? [] } as CallToolResult;
-    if (validateOutput && tool?.outputSchema && !callResult.isError) {
-      if (callResult.structuredContent === undefined) {
-        throw new ValidationError(
-          `Tool "${name}" declares an output schema but returned no structuredContent`,
-          [],
-        );
-      }
-      const issues = this.#check(
-        tool.outputSchema,
-        callResult.structuredContent,
-        `output schema of tool "${name}"`,
-      );
-      if (issues.length > 0) {
-        throw new ValidationError(
-          `Structured content of tool "${name}" does not match its output schema`,
-          issues,
-        );
-      }
-    }
+    if (validateOutput) this.#tools.validateOutput(name, callResult);
     return callResult;
   }
 
@@ -447,7 +555,7 @@ export class Client implements AsyncDisposable {
       await this.listTools(limits);
     } catch (error) {
       if (options.signal?.aborted) throw error;
-      this.#toolsKnown = true; // do not retry on every call
+      this.#tools.giveUp();
       this.#diagnose({
         kind: "unexpected-message",
         message: `Could not list tools to validate results: ${(error as Error).message}`,
@@ -455,21 +563,8 @@ export class Client implements AsyncDisposable {
     }
   }
 
-  #check(schema: unknown, value: unknown, what: string): string[] {
-    if (typeof schema !== "object" || schema === null) return [];
-    try {
-      return this.#validator.compile(schema as JsonObject)(value);
-    } catch (error) {
-      this.#diagnose({
-        kind: "unexpected-message",
-        message: `Skipped validation: the ${what} does not compile: ${(error as Error).message}`,
-      });
-      return [];
-    }
-  }
-
   /** Reads a resource. */
-  async readResource(uri: string, options: RequestOptions = {}): Promise<ReadResourceResult> {
+  async readResource(uri: string, options: CacheOptions = {}): Promise<ReadResourceResult> {
     const result = await this.request("resources/read", { uri }, options);
     if (!Array.isArray(result.contents)) {
       throw new ProtocolError(`Invalid resources/read result: "contents" must be an array`);
@@ -477,14 +572,40 @@ export class Client implements AsyncDisposable {
     return result as ReadResourceResult;
   }
 
-  /** Asks for `resourceUpdated` events about a resource. */
+  /**
+   * Asks for `resourceUpdated` events about a resource: `resources/subscribe` in the legacy era,
+   * the `resourceSubscriptions` of the `subscriptions/listen` stream in the modern era.
+   */
   async subscribeResource(uri: string, options: RequestOptions = {}): Promise<void> {
-    await this.request("resources/subscribe", { uri }, options);
+    if (this.#era === "legacy") {
+      await this.request("resources/subscribe", { uri }, options);
+      return;
+    }
+    this.#requireCapability("resources/subscribe", "resources.subscribe");
+    this.#subscriptions.add(uri);
+    await this.#listener.update(this.#listenFilter());
   }
 
   /** Stops `resourceUpdated` events about a resource. */
   async unsubscribeResource(uri: string, options: RequestOptions = {}): Promise<void> {
-    await this.request("resources/unsubscribe", { uri }, options);
+    if (this.#era === "legacy") {
+      await this.request("resources/unsubscribe", { uri }, options);
+      return;
+    }
+    this.#requireCapability("resources/unsubscribe", "resources.subscribe");
+    this.#subscriptions.delete(uri);
+    await this.#listener.update(this.#listenFilter());
+  }
+
+  #listenFilter(): ListenFilter {
+    const caps = this.#serverCapabilities;
+    const filter: ListenFilter = {};
+    if (this.#options.listen === false) return filter;
+    if (caps.tools?.listChanged) filter.toolsListChanged = true;
+    if (caps.prompts?.listChanged) filter.promptsListChanged = true;
+    if (caps.resources?.listChanged) filter.resourcesListChanged = true;
+    if (this.#subscriptions.size > 0) filter.resourceSubscriptions = [...this.#subscriptions];
+    return filter;
   }
 
   /** Renders a prompt with its arguments. */
@@ -519,28 +640,46 @@ export class Client implements AsyncDisposable {
     return result as CompleteResult;
   }
 
-  /** Sets the lowest severity of log messages the server sends. */
+  /**
+   * Sets the lowest severity of log messages the server sends: `logging/setLevel` in the legacy
+   * era; in the modern era the level travels in every later request's `_meta` instead.
+   */
   async setLoggingLevel(level: LoggingLevel, options: RequestOptions = {}): Promise<void> {
+    if (this.#era === "modern") {
+      this.#requireCapability("logging/setLevel", "logging");
+      this.#logLevel = level;
+      return;
+    }
     await this.request("logging/setLevel", { level }, options);
   }
 
-  /** Checks that the server answers. */
+  /**
+   * Checks that the server answers: `ping` in the legacy era, `server/discover` in the modern
+   * era, which removed `ping`.
+   */
   async ping(options: RequestOptions = {}): Promise<void> {
-    await this.request("ping", {}, options);
+    await this.request(this.#era === "modern" ? "server/discover" : "ping", {}, options);
   }
 
-  /** Replaces the roots and tells the server they changed. */
+  /** Replaces the roots and tells the server they changed (legacy era; modern servers ask). */
   async setRoots(roots: readonly Root[]): Promise<void> {
     if (this.#options.roots === undefined) {
       throw new CapabilityError("notifications/roots/list_changed", "roots", "this client");
     }
     this.#roots = roots;
-    await this.#session.notify("notifications/roots/list_changed");
+    // 2026-07-28 removed roots/list_changed: servers ask for roots inside each request.
+    if (this.#era === "legacy") await this.#session.notify("notifications/roots/list_changed");
   }
 
   #currentRoots(): readonly Root[] | Promise<readonly Root[]> {
     const roots = this.#roots;
     return typeof roots === "function" ? roots() : roots ?? [];
+  }
+
+  #requireCapability(method: string, capability: string): void {
+    if (!this.#hasCapability(capability)) {
+      throw new CapabilityError(method, capability, this.#label());
+    }
   }
 
   #hasCapability(path: string): boolean {
@@ -565,8 +704,9 @@ export class Client implements AsyncDisposable {
   }
 
   /** Closes the connection and the transport; pending requests are rejected. */
-  close(): Promise<void> {
-    return this.#session.close();
+  async close(): Promise<void> {
+    await this.#listener.close();
+    await this.#session.close();
   }
 
   /** Same as {@link close}. */

@@ -11,6 +11,7 @@ import {
   ConnectionClosedError,
   type Diagnostic,
   McpError,
+  mcpErrorFrom,
   TransportError,
 } from "./errors.ts";
 import {
@@ -316,7 +317,7 @@ export class Session implements AsyncDisposable {
     }
     if ("error" in response) {
       const { code, message, data } = response.error;
-      pending.fail(new McpError(code, message, data));
+      pending.fail(mcpErrorFrom(code, message, data));
     } else {
       pending.succeed(response.result);
     }

@@ -6,23 +6,51 @@
  */
 
 /**
- * The protocol revisions this client speaks, newest first.
+ * The revisions of the modern, stateless era (per-request `_meta`, `server/discover`).
  *
  * @example
  * ```ts
- * import { SUPPORTED_PROTOCOL_VERSIONS } from "@mcp-inspect/client";
- * console.log(SUPPORTED_PROTOCOL_VERSIONS[0]); // "2025-11-25"
+ * import { MODERN_PROTOCOL_VERSIONS } from "@mcp-inspect/client";
+ * console.log(MODERN_PROTOCOL_VERSIONS); // ["2026-07-28"]
  * ```
  */
-export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [
+export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28"];
+
+/**
+ * The revisions of the handshake era (`initialize`), newest first.
+ *
+ * @example
+ * ```ts
+ * import { LEGACY_PROTOCOL_VERSIONS } from "@mcp-inspect/client";
+ * console.log(LEGACY_PROTOCOL_VERSIONS[0]); // "2025-11-25"
+ * ```
+ */
+export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = [
   "2025-11-25",
   "2025-06-18",
   "2025-03-26",
   "2024-11-05",
 ];
 
-/** The revision offered in `initialize`. */
-export const LATEST_PROTOCOL_VERSION: string = "2025-11-25";
+/**
+ * Every protocol revision this client speaks, newest first.
+ *
+ * @example
+ * ```ts
+ * import { SUPPORTED_PROTOCOL_VERSIONS } from "@mcp-inspect/client";
+ * console.log(SUPPORTED_PROTOCOL_VERSIONS[0]); // "2026-07-28"
+ * ```
+ */
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [
+  ...MODERN_PROTOCOL_VERSIONS,
+  ...LEGACY_PROTOCOL_VERSIONS,
+];
+
+/** The newest revision: what `server/discover` asks for first. */
+export const LATEST_PROTOCOL_VERSION: string = "2026-07-28";
+
+/** The newest handshake-era revision: what `initialize` offers. */
+export const LATEST_LEGACY_PROTOCOL_VERSION: string = "2025-11-25";
 
 /**
  * The name and version of a client or server.

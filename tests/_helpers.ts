@@ -6,7 +6,7 @@ import {
   Client,
   type ClientOptions,
   type JsonRpcMessage,
-  LATEST_PROTOCOL_VERSION,
+  LATEST_LEGACY_PROTOCOL_VERSION,
   SPEC_REVISIONS,
   SpecValidator,
   StdioTransport,
@@ -65,7 +65,7 @@ export class CheckedTransport implements Transport {
   readonly sent: JsonRpcMessage[] = [];
   readonly #serverRequests = new Map<string | number, string>();
   readonly #loaded: Map<string, SpecValidator>;
-  #revision = LATEST_PROTOCOL_VERSION;
+  #revision = LATEST_LEGACY_PROTOCOL_VERSION;
   #initializeId: string | number | undefined;
   #readable: ReadableStream<JsonRpcMessage> | undefined;
   #writable: WritableStream<JsonRpcMessage> | undefined;
@@ -131,11 +131,17 @@ export class CheckedTransport implements Transport {
     const answers = "method" in message || message.id === undefined || message.id === null
       ? undefined
       : this.#serverRequests.get(message.id);
-    const issues = this.#loaded.get(this.#revision)!.checkClientMessage(message, answers);
+    // A modern message names its revision in _meta; the others use the negotiated one.
+    const meta = "method" in message
+      ? message.params?._meta as Record<string, unknown> | undefined
+      : undefined;
+    const declared = meta?.["io.modelcontextprotocol/protocolVersion"];
+    const revision = typeof declared === "string" && this.#loaded.has(declared)
+      ? declared
+      : this.#revision;
+    const issues = this.#loaded.get(revision)!.checkClientMessage(message, answers);
     for (const issue of issues) {
-      this.violations.push(
-        `[${this.#revision}] ${JSON.stringify(message).slice(0, 300)}: ${issue}`,
-      );
+      this.violations.push(`[${revision}] ${JSON.stringify(message).slice(0, 300)}: ${issue}`);
     }
   }
 

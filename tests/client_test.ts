@@ -4,11 +4,11 @@ import {
   CapabilityError,
   Client,
   type ElicitationRequest,
+  LEGACY_PROTOCOL_VERSIONS,
   type LogMessage,
   McpError,
   ProtocolError,
   StdioTransport,
-  SUPPORTED_PROTOCOL_VERSIONS,
   ValidationError,
 } from "../mod.ts";
 import { connectFake, fakeServer, rejectsWith } from "./_helpers.ts";
@@ -45,11 +45,17 @@ Deno.test("connect() performs the handshake and exposes what the server said", a
   assert.deepStrictEqual(client.serverInfo, { name: "fake-everything", version: "1.0.0" });
   assert.equal(client.instructions, "A fake server for tests.");
   assert.ok(client.serverCapabilities.tools);
+  assert.equal(client.era, "legacy");
+  // auto mode probes with server/discover first, then falls back to the handshake
   const sent = fx.transport.sent.map((m) => "method" in m ? m.method : "response");
-  assert.deepStrictEqual(sent.slice(0, 2), ["initialize", "notifications/initialized"]);
+  assert.deepStrictEqual(sent.slice(0, 3), [
+    "server/discover",
+    "initialize",
+    "notifications/initialized",
+  ]);
 });
 
-for (const revision of SUPPORTED_PROTOCOL_VERSIONS) {
+for (const revision of LEGACY_PROTOCOL_VERSIONS) {
   Deno.test(`a server answering ${revision} is accepted and spoken to in that revision`, async () => {
     await using fx = await connectFake("everything.ts", [], {
       transport: { env: { FAKE_PROTOCOL_VERSION: revision } },
@@ -139,7 +145,7 @@ Deno.test("a method the server did not advertise fails without a round trip", as
     CapabilityError,
   );
   const methods = fx.transport.sent.flatMap((m) => "method" in m ? [m.method] : []);
-  assert.deepStrictEqual(methods, ["initialize", "notifications/initialized"]);
+  assert.deepStrictEqual(methods, ["server/discover", "initialize", "notifications/initialized"]);
 });
 
 Deno.test("resources: list every page, templates, read text and blob, not found", async () => {

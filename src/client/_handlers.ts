@@ -2,12 +2,13 @@
 // justify: a capability is advertised only when its handler is given.
 
 import { McpError } from "../errors.ts";
-import { ErrorCode } from "../jsonrpc.ts";
+import { ErrorCode, type JsonObject } from "../jsonrpc.ts";
 import type { Session } from "../session.ts";
 import type { ClientCapabilities, JsonSchema, Root } from "../types.ts";
 import type {
   ElicitationHandler,
   ElicitationRequest,
+  HandlerContext,
   SamplingHandler,
   SamplingRequest,
 } from "./handlers.ts";
@@ -34,25 +35,32 @@ export function handlerCapabilities(options: HandlerOptions): ClientCapabilities
   return capabilities;
 }
 
-/** Installs the handlers on a session; `roots` reads the current roots each time. */
-export function installHandlers(
-  session: Session,
+/** A handler of one server-to-client request. */
+export type ClientHandler = (params: JsonObject, context: HandlerContext) => Promise<JsonObject>;
+
+/**
+ * The handlers the options justify, by method. The legacy era installs them on the session (the
+ * server sends requests); the modern era calls them for the `inputRequests` of a multi round-trip
+ * request. Either way the user's code sees the same calls.
+ */
+export function clientHandlers(
   options: HandlerOptions,
   roots: () => readonly Root[] | Promise<readonly Root[]>,
-): void {
+): Map<string, ClientHandler> {
+  const handlers = new Map<string, ClientHandler>();
   if (options.roots !== undefined) {
-    session.setRequestHandler("roots/list", async () => ({ roots: [...(await roots())] }));
+    handlers.set("roots/list", async () => ({ roots: [...(await roots())] }));
   }
   const onSampling = options.onSampling;
   if (onSampling) {
-    session.setRequestHandler("sampling/createMessage", async (params, { signal }) => {
-      return { ...(await onSampling(params as SamplingRequest, { signal })) };
+    handlers.set("sampling/createMessage", async (params, context) => {
+      return { ...(await onSampling(params as SamplingRequest, context)) };
     });
   }
   const onElicitation = options.onElicitation;
   if (onElicitation) {
     const modes = options.elicitationModes ?? ["form"];
-    session.setRequestHandler("elicitation/create", async (params, { signal }) => {
+    handlers.set("elicitation/create", async (params, context) => {
       const request = params as ElicitationRequest;
       const mode = request.mode ?? "form";
       if (!modes.includes(mode)) {
@@ -61,11 +69,19 @@ export function installHandlers(
           `Elicitation mode "${mode}" is not supported by this client`,
         );
       }
-      const result = await onElicitation(request, { signal });
+      const result = await onElicitation(request, context);
       return mode === "form" && result.action === "accept"
         ? { ...result, content: withDefaults(request.requestedSchema, result.content ?? {}) }
         : { ...result };
     });
+  }
+  return handlers;
+}
+
+/** Installs the handlers on a session, for servers of the legacy era. */
+export function installHandlers(session: Session, handlers: Map<string, ClientHandler>): void {
+  for (const [method, handler] of handlers) {
+    session.setRequestHandler(method, (params, { signal }) => handler(params, { signal }));
   }
 }
 

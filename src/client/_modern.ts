@@ -1,0 +1,114 @@
+// The modern era (2026-07-28): per-request `_meta`, result types, and multi round-trip requests.
+
+import { ProtocolError } from "../errors.ts";
+import type { JsonObject } from "../jsonrpc.ts";
+import type { ClientCapabilities, Implementation } from "../types.ts";
+import { MODERN_PROTOCOL_VERSIONS } from "../types.ts";
+
+/** The `_meta` keys of the modern era. */
+export const META = {
+  protocolVersion: "io.modelcontextprotocol/protocolVersion",
+  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
+  clientInfo: "io.modelcontextprotocol/clientInfo",
+  logLevel: "io.modelcontextprotocol/logLevel",
+  serverInfo: "io.modelcontextprotocol/serverInfo",
+  subscriptionId: "io.modelcontextprotocol/subscriptionId",
+} as const;
+
+/** Requests a server may answer with `input_required` (spec: basic/patterns/mrtr). */
+export const MRTR_METHODS: ReadonlySet<string> = new Set([
+  "tools/call",
+  "prompts/get",
+  "resources/read",
+]);
+
+/** Errors only a modern server sends: they prove the era even when the request failed. */
+export const MODERN_ERROR_CODES: ReadonlySet<number> = new Set([-32020, -32021, -32022]);
+
+/** Whether a revision belongs to the modern era (this one or a later, unknown one). */
+export function isModern(version: string): boolean {
+  return MODERN_PROTOCOL_VERSIONS.includes(version) || version > "2026-07-28";
+}
+
+/** What every modern request says about the client. */
+export interface RequestIdentity {
+  protocolVersion: string;
+  capabilities: ClientCapabilities;
+  clientInfo: Implementation;
+  logLevel?: string | undefined;
+}
+
+/** Adds the modern request `_meta` to params, keeping whatever `_meta` the caller set. */
+export function withMeta(params: JsonObject, identity: RequestIdentity): JsonObject {
+  const meta: JsonObject = {
+    ...(params._meta as JsonObject | undefined),
+    [META.protocolVersion]: identity.protocolVersion,
+    [META.clientCapabilities]: identity.capabilities,
+    [META.clientInfo]: identity.clientInfo,
+  };
+  if (identity.logLevel !== undefined) meta[META.logLevel] = identity.logLevel;
+  return { ...params, _meta: meta };
+}
+
+/** The server's identity from a modern result's `_meta`, if it gave one. */
+export function serverInfoOf(result: JsonObject): Implementation | undefined {
+  const info = (result._meta as JsonObject | undefined)?.[META.serverInfo];
+  if (typeof info !== "object" || info === null) return undefined;
+  return typeof (info as Implementation).name === "string" ? info as Implementation : undefined;
+}
+
+/** The requests a server asks the client to fulfil before it can answer. */
+export interface InputRequest {
+  method: string;
+  params?: JsonObject;
+}
+
+/** The interim result of a multi round-trip request. */
+export interface InputRequired {
+  inputRequests: Record<string, InputRequest>;
+  requestState: string | undefined;
+}
+
+/**
+ * Reads `resultType`: absent means complete (spec: clients MUST treat results from earlier
+ * servers that omit it as complete); `input_required` yields what the server asks for.
+ */
+export function inputRequired(method: string, result: JsonObject): InputRequired | undefined {
+  const type = result.resultType ?? "complete";
+  if (type === "complete") return undefined;
+  if (type !== "input_required") {
+    throw new ProtocolError(
+      `Server answered ${method} with unknown resultType ${JSON.stringify(type)}`,
+    );
+  }
+  if (!MRTR_METHODS.has(method)) {
+    throw new ProtocolError(
+      `Server answered ${method} with input_required, which only tools/call, prompts/get and resources/read allow`,
+    );
+  }
+  const requests = result.inputRequests ?? {};
+  if (typeof requests !== "object" || requests === null || Array.isArray(requests)) {
+    throw new ProtocolError(
+      `Invalid input_required result of ${method}: "inputRequests" must be an object`,
+    );
+  }
+  if (result.requestState !== undefined && typeof result.requestState !== "string") {
+    throw new ProtocolError(
+      `Invalid input_required result of ${method}: "requestState" must be a string`,
+    );
+  }
+  if (Object.keys(requests).length === 0 && result.requestState === undefined) {
+    throw new ProtocolError(
+      `Invalid input_required result of ${method}: it carries neither inputRequests nor requestState`,
+    );
+  }
+  for (const [key, request] of Object.entries(requests as Record<string, unknown>)) {
+    if (typeof (request as InputRequest | null)?.method !== "string") {
+      throw new ProtocolError(`Invalid input request "${key}" of ${method}: it has no method`);
+    }
+  }
+  return {
+    inputRequests: requests as Record<string, InputRequest>,
+    requestState: result.requestState as string | undefined,
+  };
+}
