@@ -15,7 +15,7 @@ import {
   installHandlers,
 } from "./client/_handlers.ts";
 import { Listener, type ListenFilter } from "./client/_listen.ts";
-import { inputRequired, META, serverInfoOf, withMeta } from "./client/_modern.ts";
+import { inputRequired, serverInfoOf, withMeta } from "./client/_modern.ts";
 import { type DiscoveryVerdict, negotiate, type ProtocolChoice } from "./client/_negotiate.ts";
 import { checkPage, DEFAULT_MAX_PAGES, walkPages } from "./client/_pages.ts";
 import { ToolSchemas } from "./client/_tools.ts";

@@ -25,6 +25,7 @@ import { isModern, MODERN_ERROR_CODES, serverInfoOf, withMeta } from "./_modern.
  * Which protocol to speak: `"auto"` probes with `server/discover` and falls back to the
  * handshake; `"modern"` and `"legacy"` force an era; a revision string pins it.
  */
+// deno-lint-ignore ban-types -- `string & {}` keeps the literal suggestions in editors
 export type ProtocolChoice = "auto" | "modern" | "legacy" | (string & {});
 
 /**
