@@ -1,0 +1,233 @@
+// A fake MCP server of the modern era (2026-07-28): stateless requests with per-request _meta,
+// server/discover, multi round-trip results, subscriptions/listen and cacheable results.
+// Usage: deno run --allow-all testdata/servers/modern.ts
+// Env: FAKE_SUPPORTED (comma list, default 2026-07-28) is what it speaks; FAKE_DUAL=1 also
+// answers the legacy initialize handshake.
+
+import { NO_RESPONSE, type Params, RpcError, send, serve, text } from "./_wire.ts";
+
+const SUPPORTED = (Deno.env.get("FAKE_SUPPORTED") ?? "2026-07-28").split(",");
+const DUAL = Deno.env.get("FAKE_DUAL") === "1";
+const SERVER_INFO = { name: "fake-modern", version: "2.0.0" };
+const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+const CAPABILITIES = {
+  tools: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
+  prompts: {},
+  logging: {},
+};
+
+const calls: Record<string, number> = {};
+/** Open subscriptions/listen requests: id → the filter the client opted in to. */
+const listens = new Map<string | number, Params>();
+
+const complete = (result: Params): Params => ({
+  resultType: "complete",
+  ...result,
+  _meta: { "io.modelcontextprotocol/serverInfo": SERVER_INFO },
+});
+const cacheable = (result: Params): Params =>
+  complete({ ttlMs: 60_000, cacheScope: "private", ...result });
+
+function tool(name: string, description: string, properties: Params = {}): Params {
+  return { name, description, inputSchema: { type: "object", properties } };
+}
+
+const TOOLS = [
+  tool("echo", "Echoes the text back.", { text: { type: "string" } }),
+  tool("ask", "Asks the user for a name through an input request."),
+  tool("multi", "Needs an elicitation, then a sampling, over two rounds."),
+  tool("roots", "Asks for the client's roots."),
+  tool("endless", "Never has enough input."),
+  tool("log", "Logs at a level, if the request asked for logs.", { level: { type: "string" } }),
+  tool("change", "Announces a changed tool list to listeners."),
+  tool("touch", "Announces an updated resource to listeners.", { uri: { type: "string" } }),
+  tool("stats", "How many requests of each method arrived."),
+];
+
+const elicit = (message: string) => ({
+  method: "elicitation/create",
+  params: {
+    mode: "form",
+    message,
+    requestedSchema: {
+      type: "object",
+      properties: { name: { type: "string", default: "Ada" } },
+    },
+  },
+});
+
+function notifyListeners(filter: string, method: string, params: Params, uri?: string): void {
+  for (const [id, wanted] of listens) {
+    const subscribed = uri === undefined
+      ? wanted[filter] === true
+      : ((wanted.resourceSubscriptions ?? []) as string[]).includes(uri);
+    if (!subscribed) continue;
+    void send({
+      jsonrpc: "2.0",
+      method,
+      params: { ...params, _meta: { "io.modelcontextprotocol/subscriptionId": id } },
+    });
+  }
+}
+
+function callTool(params: Params, meta: Params): Params {
+  const args = (params.arguments ?? {}) as Params;
+  const responses = params.inputResponses as Params | undefined;
+  const state = params.requestState as string | undefined;
+  switch (params.name) {
+    case "echo":
+      return complete(text(String(args.text ?? "")));
+    case "ask": {
+      const answer = responses?.name as { action?: string; content?: Params } | undefined;
+      if (!answer) {
+        return {
+          resultType: "input_required",
+          inputRequests: { name: elicit("Who are you?") },
+          requestState: "ask-1",
+        };
+      }
+      if (state !== "ask-1") throw new RpcError(-32602, "Invalid requestState");
+      return complete(text(`hello ${answer.content?.name ?? "nobody"}`));
+    }
+    case "multi": {
+      if (!responses) {
+        return {
+          resultType: "input_required",
+          inputRequests: { who: elicit("Name?") },
+          requestState: "multi-1",
+        };
+      }
+      if (state === "multi-1") {
+        const who = (responses.who as { content?: Params }).content?.name;
+        return {
+          resultType: "input_required",
+          inputRequests: {
+            poem: {
+              method: "sampling/createMessage",
+              params: {
+                messages: [{ role: "user", content: { type: "text", text: `Poem for ${who}` } }],
+                maxTokens: 50,
+              },
+            },
+          },
+          requestState: `multi-2:${who}`,
+        };
+      }
+      if (state?.startsWith("multi-2:")) {
+        const poem = (responses.poem as { content?: { text?: string } }).content?.text;
+        return complete(text(`${state.slice(8)}: ${poem}`));
+      }
+      throw new RpcError(-32602, "Invalid requestState");
+    }
+    case "roots":
+      if (!responses) {
+        return {
+          resultType: "input_required",
+          inputRequests: { r: { method: "roots/list", params: {} } },
+        };
+      }
+      return complete(text(JSON.stringify(responses.r)));
+    case "endless":
+      return {
+        resultType: "input_required",
+        inputRequests: { again: elicit("Again?") },
+        requestState: "x",
+      };
+    case "log": {
+      const wanted = meta["io.modelcontextprotocol/logLevel"];
+      const level = String(args.level ?? "info");
+      // spec: no notifications/message for requests that did not ask for them
+      if (typeof wanted === "string" && LEVELS.indexOf(level) >= LEVELS.indexOf(wanted)) {
+        void send({
+          jsonrpc: "2.0",
+          method: "notifications/message",
+          params: { level, data: `at ${level}` },
+        });
+      }
+      return complete(text("logged"));
+    }
+    case "change":
+      notifyListeners("toolsListChanged", "notifications/tools/list_changed", {});
+      return complete(text("changed"));
+    case "touch":
+      notifyListeners("", "notifications/resources/updated", { uri: args.uri }, String(args.uri));
+      return complete(text("touched"));
+    case "stats":
+      return complete(text(JSON.stringify(calls)));
+    default:
+      throw new RpcError(-32602, `Unknown tool: ${params.name}`);
+  }
+}
+
+await serve({
+  onNotification(note) {
+    if (note.method === "notifications/cancelled") {
+      listens.delete(note.params?.requestId as string | number);
+    }
+  },
+  onRequest(request) {
+    const params = (request.params ?? {}) as Params;
+    calls[request.method] = (calls[request.method] ?? 0) + 1;
+    if (request.method === "initialize") {
+      if (!DUAL) {
+        throw new RpcError(
+          -32601,
+          `This server speaks only ${SUPPORTED.join(", ")}; initialize is not supported`,
+        );
+      }
+      return Promise.resolve({
+        protocolVersion: "2025-11-25",
+        capabilities: { tools: {} },
+        serverInfo: { name: "fake-modern-dual", version: "2.0.0" },
+      });
+    }
+    const meta = (params._meta ?? {}) as Params;
+    const version = meta["io.modelcontextprotocol/protocolVersion"];
+    if (typeof version !== "string") {
+      throw new RpcError(-32600, "Missing io.modelcontextprotocol/protocolVersion in _meta");
+    }
+    if (!SUPPORTED.includes(version)) {
+      throw new RpcError(-32022, "Unsupported protocol version", {
+        supported: SUPPORTED,
+        requested: version,
+      });
+    }
+    switch (request.method) {
+      case "server/discover":
+        return Promise.resolve(complete({
+          supportedVersions: SUPPORTED,
+          capabilities: CAPABILITIES,
+          instructions: "A modern fake.",
+          ttlMs: 0,
+          cacheScope: "public",
+        }));
+      case "tools/list":
+        return Promise.resolve(cacheable({ tools: TOOLS }));
+      case "tools/call":
+        return Promise.resolve(callTool(params, meta));
+      case "resources/read":
+        if (params.uri !== "fake://modern/doc") {
+          throw new RpcError(-32602, "Resource not found", { uri: params.uri });
+        }
+        return Promise.resolve(
+          cacheable({ contents: [{ uri: params.uri, text: `read #${calls["resources/read"]}` }] }),
+        );
+      case "subscriptions/listen": {
+        const filter = (params.notifications ?? {}) as Params;
+        listens.set(request.id, filter);
+        void send({
+          jsonrpc: "2.0",
+          method: "notifications/subscriptions/acknowledged",
+          params: {
+            notifications: filter,
+            _meta: { "io.modelcontextprotocol/subscriptionId": request.id },
+          },
+        });
+        return Promise.resolve(NO_RESPONSE);
+      }
+      default:
+        throw new RpcError(-32601, `Method not found: ${request.method}`);
+    }
+  },
+});
