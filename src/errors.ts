@@ -69,7 +69,10 @@ export class UnsupportedProtocolVersionError extends McpError {
   constructor(message: string, data?: unknown) {
     super(-32022, message, data);
     this.name = "UnsupportedProtocolVersionError";
-    const fields = (typeof data === "object" && data !== null ? data : {}) as Record<string, unknown>;
+    const fields = (typeof data === "object" && data !== null ? data : {}) as Record<
+      string,
+      unknown
+    >;
     this.supported = Array.isArray(fields.supported)
       ? fields.supported.filter((v): v is string => typeof v === "string")
       : [];

@@ -153,6 +153,9 @@ export class Session implements AsyncDisposable {
   #closedReason: Error | undefined;
   #transportClosed: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
+  /** One timer for every pending request, due at the earliest deadline. */
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timerAt = Infinity;
 
   /**
    * Starts reading from a transport that is already started.
@@ -230,8 +233,37 @@ export class Session implements AsyncDisposable {
         },
       });
       this.#pending.set(id, pending);
-      this.#writer.write(message).catch((error) => pending.fail(this.#asClosed(error)));
+      this.#arm(pending.deadline);
+      this.#send(message).catch((error) => pending.fail(this.#asClosed(error)));
     });
+  }
+
+  /** Every message goes out one way, so that their order is kept. */
+  #send(message: JsonRpcMessage): Promise<void> {
+    return this.#transport.send ? this.#transport.send(message) : this.#writer.write(message);
+  }
+
+  /**
+   * Makes sure the timer fires by `at`. Deadlines are mostly increasing (one default timeout), so
+   * this is usually a comparison. The timer is not cleared when requests settle: it fires once
+   * per timeout period at most, finds nothing, and goes away.
+   */
+  #arm(at: number): void {
+    if (at >= this.#timerAt || at === Infinity) return;
+    clearTimeout(this.#timer);
+    this.#timerAt = at;
+    this.#timer = setTimeout(() => this.#sweep(), Math.max(0, at - Date.now()));
+  }
+
+  #sweep(): void {
+    this.#timer = undefined;
+    this.#timerAt = Infinity;
+    const now = Date.now();
+    let next = Infinity;
+    for (const pending of [...this.#pending.values()]) {
+      if (!pending.expire(now)) next = Math.min(next, pending.deadline);
+    }
+    this.#arm(next);
   }
 
   /** Sends a notification. */
@@ -240,7 +272,7 @@ export class Session implements AsyncDisposable {
     const message: JsonRpcNotification = params === undefined
       ? { jsonrpc: "2.0", method }
       : { jsonrpc: "2.0", method, params };
-    return this.#writer.write(message).catch((error) => {
+    return this.#send(message).catch((error) => {
       throw this.#asClosed(error);
     });
   }
@@ -351,7 +383,7 @@ export class Session implements AsyncDisposable {
 
   #respond(response: JsonRpcResponse): void {
     if (this.#closedReason) return;
-    this.#writer.write(response).catch(() => {});
+    this.#send(response).catch(() => {});
   }
 
   #emit(method: string, params: JsonObject): void {
@@ -405,6 +437,8 @@ export class Session implements AsyncDisposable {
   #terminate(reason: Error): void {
     if (this.#closedReason) return;
     this.#closedReason = reason;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
     for (const pending of [...this.#pending.values()]) pending.fail(reason);
     for (const controller of this.#incoming.values()) controller.abort(reason);
     this.#incoming.clear();

@@ -50,7 +50,9 @@ export function checkedHeaders(init: HeadersInit | undefined, where: string): [s
       throw new TransportError(`Invalid header name ${JSON.stringify(name)} in ${where}`);
     }
     if (/[\r\n\0]/.test(value)) {
-      throw new TransportError(`Invalid value for header "${name}" in ${where}: it contains CR, LF or NUL`);
+      throw new TransportError(
+        `Invalid value for header "${name}" in ${where}: it contains CR, LF or NUL`,
+      );
     }
   }
   return entries;
@@ -86,14 +88,19 @@ export function parseChallenges(header: string | null): AuthChallenge[] {
       if (token68.exec(header)) pattern.lastIndex = token68.lastIndex;
       continue;
     }
-    const value = rawValue.startsWith('"') ? rawValue.slice(1, -1).replace(/\\(.)/g, "$1") : rawValue;
+    const value = rawValue.startsWith('"')
+      ? rawValue.slice(1, -1).replace(/\\(.)/g, "$1")
+      : rawValue;
     if (current) current.params[name.toLowerCase()] = value;
   }
   return challenges;
 }
 
 /** Reads at most `limit` bytes of a body as text; more is an error and the rest is not read. */
-export async function readLimited(body: ReadableStream<Uint8Array> | null, limit: number): Promise<string> {
+export async function readLimited(
+  body: ReadableStream<Uint8Array> | null,
+  limit: number,
+): Promise<string> {
   if (!body) return "";
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
@@ -105,7 +112,9 @@ export async function readLimited(body: ReadableStream<Uint8Array> | null, limit
       total += value.byteLength;
       if (total > limit) {
         await reader.cancel();
-        throw new ProtocolError(`HTTP response body exceeds the ${formatBytes(limit)} limit (maxMessageBytes)`);
+        throw new ProtocolError(
+          `HTTP response body exceeds the ${formatBytes(limit)} limit (maxMessageBytes)`,
+        );
       }
       chunks.push(value);
     }
@@ -135,14 +144,22 @@ async function excerpt(response: Response): Promise<string> {
 }
 
 /** Turns an error status into a typed error, reading (and releasing) the body. */
-export async function statusError(response: Response, method: string, url: URL): Promise<HttpError> {
+export async function statusError(
+  response: Response,
+  method: string,
+  url: URL,
+): Promise<HttpError> {
   const where = `${method} ${displayUrl(url)}`;
   const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
   if (response.status === 401 || response.status === 403) {
     await response.body?.cancel();
     const challenges = parseChallenges(response.headers.get("www-authenticate"));
     const verb = response.status === 401 ? "requires authorization" : "refused authorization";
-    return new AuthorizationError(`Server ${verb} (${status} from ${where})`, response.status, challenges);
+    return new AuthorizationError(
+      `Server ${verb} (${status} from ${where})`,
+      response.status,
+      challenges,
+    );
   }
   const detail = await excerpt(response);
   return new HttpError(

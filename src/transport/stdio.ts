@@ -7,7 +7,7 @@
 
 import { ConnectionClosedError, type Diagnostic, TransportError } from "../errors.ts";
 import type { JsonRpcMessage } from "../jsonrpc.ts";
-import { encodeLine, JsonRpcDecodeStream, LineDecodeStream } from "./_framing.ts";
+import { JsonRpcLineDecodeStream } from "./_framing.ts";
 import {
   groupAlive,
   serverEnv,
@@ -20,6 +20,8 @@ import { StderrCollector } from "./_stderr.ts";
 import type { Transport } from "./transport.ts";
 
 export { DEFAULT_INHERITED_ENV_VARS } from "./_process.ts";
+
+const encoder = new TextEncoder();
 
 /** The default largest message accepted from a server: 10 MiB. */
 export const DEFAULT_MAX_MESSAGE_BYTES: number = 10 * 1024 * 1024;
@@ -100,6 +102,10 @@ export class StdioTransport implements Transport {
   #writable: WritableStream<JsonRpcMessage> | undefined;
   #stdin: WritableStreamDefaultWriter<Uint8Array> | undefined;
   #closing: Promise<void> | undefined;
+  /** Lines sent while a write is in flight, and the promise they share. */
+  #outbox: string[] = [];
+  #outboxSent: PromiseWithResolvers<void> | undefined;
+  #writing = false;
 
   /**
    * Prepares the transport; the process starts when a client calls {@link start}.
@@ -171,23 +177,47 @@ export class StdioTransport implements Transport {
     this.#status = child.status;
     if (mode !== "inherit" && mode !== "ignore") this.#stderr.pump(child.stderr);
     this.#stdin = child.stdin.getWriter();
-    const stdin = this.#stdin;
     const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     const onDiagnostic = options.onDiagnostic ?? (() => {});
-    this.#readable = child.stdout
-      .pipeThrough(new LineDecodeStream(maxBytes), { signal: this.#stop.signal })
-      .pipeThrough(new JsonRpcDecodeStream(onDiagnostic))
-      .pipeThrough(new TransformStream({ flush: () => this.#ended() }));
-    this.#writable = new WritableStream<JsonRpcMessage>({
-      write: async (message) => {
-        try {
-          await stdin.write(encodeLine(message));
-        } catch (error) {
-          throw await this.#closedError("Cannot write to server: its stdin is closed", error);
-        }
-      },
-    });
+    this.#readable = child.stdout.pipeThrough(
+      new JsonRpcLineDecodeStream(maxBytes, onDiagnostic, () => this.#ended()),
+      { signal: this.#stop.signal },
+    );
+    this.#writable = new WritableStream<JsonRpcMessage>({ write: (message) => this.send(message) });
     return Promise.resolve();
+  }
+
+  /**
+   * Sends one message. Messages sent while a write is in flight go out together in the next
+   * write: one syscall (and one wake-up of the server) for a burst of calls instead of one each.
+   * Resolves when the write carrying the message completes.
+   */
+  send(message: JsonRpcMessage): Promise<void> {
+    if (!this.#stdin) {
+      return Promise.reject(new TransportError(`Transport for "${this.#name}" is not started`));
+    }
+    this.#outbox.push(JSON.stringify(message));
+    this.#outboxSent ??= Promise.withResolvers<void>();
+    const sent = this.#outboxSent.promise;
+    if (!this.#writing) this.#drain(this.#stdin);
+    return sent;
+  }
+
+  async #drain(stdin: WritableStreamDefaultWriter<Uint8Array>): Promise<void> {
+    this.#writing = true;
+    while (this.#outbox.length > 0) {
+      const lines = this.#outbox;
+      const sent = this.#outboxSent!;
+      this.#outbox = [];
+      this.#outboxSent = undefined;
+      try {
+        await stdin.write(encoder.encode(`${lines.join("\n")}\n`));
+        sent.resolve();
+      } catch (error) {
+        sent.reject(await this.#closedError("Cannot write to server: its stdin is closed", error));
+      }
+    }
+    this.#writing = false;
   }
 
   #spawnError(error: unknown): TransportError {

@@ -149,7 +149,9 @@ export class StreamableHttpTransport implements Transport {
     this.#headers = checkedHeaders(options.headers, "headers");
     this.#fetch = options.fetch ?? fetch;
     this.#maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    this.readable = new ReadableStream({ start: (controller) => void (this.#incoming = controller) });
+    this.readable = new ReadableStream({
+      start: (controller) => void (this.#incoming = controller),
+    });
     this.writable = new WritableStream({ write: (message) => this.#write(message) });
   }
 
@@ -199,7 +201,9 @@ export class StreamableHttpTransport implements Transport {
       } else {
         this.#diagnose({
           kind: "unexpected-message",
-          message: `Could not send ${"method" in message ? message.method : "a response"}: ${(error as Error).message}`,
+          message: `Could not send ${"method" in message ? message.method : "a response"}: ${
+            (error as Error).message
+          }`,
         });
       }
     }
@@ -216,7 +220,9 @@ export class StreamableHttpTransport implements Transport {
       if (response.status === 404 && session !== undefined && method !== "initialize") {
         await response.body?.cancel();
         if (!(this.#options.reinitializeOnExpiry ?? true)) {
-          throw new SessionExpiredError(`Session expired: the server answered 404 to ${method ?? "a response"}`);
+          throw new SessionExpiredError(
+            `Session expired: the server answered 404 to ${method ?? "a response"}`,
+          );
         }
         if (renewed) {
           throw new SessionExpiredError("Session expired again right after a new one was started");
@@ -254,13 +260,17 @@ export class StreamableHttpTransport implements Transport {
       try {
         value = JSON.parse(text);
       } catch {
-        throw new ProtocolError(`Server answered ${request.method} with invalid JSON: ${preview(text)}`);
+        throw new ProtocolError(
+          `Server answered ${request.method} with invalid JSON: ${preview(text)}`,
+        );
       }
       for (const item of Array.isArray(value) ? value : [value]) this.#deliver(toMessage(item));
     } else {
       await response.body?.cancel();
       throw new ProtocolError(
-        `Server answered ${request.method} with content type ${JSON.stringify(type)}; expected application/json or text/event-stream`,
+        `Server answered ${request.method} with content type ${
+          JSON.stringify(type)
+        }; expected application/json or text/event-stream`,
       );
     }
   }
@@ -269,7 +279,9 @@ export class StreamableHttpTransport implements Transport {
     const id = response.headers.get("mcp-session-id");
     if (id === null) return;
     // spec: visible ASCII only; anything else could smuggle bytes into our next requests
-    if (!/^[\x21-\x7e]+$/.test(id)) throw new ProtocolError("Server sent an invalid Mcp-Session-Id");
+    if (!/^[\x21-\x7e]+$/.test(id)) {
+      throw new ProtocolError("Server sent an invalid Mcp-Session-Id");
+    }
     this.#sessionId = id;
   }
 
@@ -287,7 +299,9 @@ export class StreamableHttpTransport implements Transport {
       const response = await this.#request("POST", replay, JSON.stringify(replay));
       if (!response.ok) {
         const error = await statusError(response, "POST", this.#url);
-        throw new SessionExpiredError(`Session expired and a new one could not be started: ${error.message}`);
+        throw new SessionExpiredError(
+          `Session expired and a new one could not be started: ${error.message}`,
+        );
       }
       this.#keepSessionId(response);
       await this.#awaitReplay(response, replay.id);
@@ -296,7 +310,10 @@ export class StreamableHttpTransport implements Transport {
         const ack = await this.#request("POST", note, JSON.stringify(note));
         await ack.body?.cancel();
       }
-      this.#diagnose({ kind: "unexpected-message", message: "Server session expired; started a new one" });
+      this.#diagnose({
+        kind: "unexpected-message",
+        message: "Server session expired; started a new one",
+      });
     })().finally(() => this.#reinitializing = undefined);
     return this.#reinitializing;
   }
@@ -327,7 +344,10 @@ export class StreamableHttpTransport implements Transport {
    * Reads one SSE stream, and resumes it with `Last-Event-ID` when it ends too early: before the
    * response to `requestId` arrived, or (for the GET stream, `requestId` undefined) at all.
    */
-  async #stream(requestId: RequestId | undefined, first: ReadableStream<Uint8Array> | undefined): Promise<void> {
+  async #stream(
+    requestId: RequestId | undefined,
+    first: ReadableStream<Uint8Array> | undefined,
+  ): Promise<void> {
     const state: StreamState = { lastEventId: undefined, retryMs: undefined };
     const maxFailures = this.#options.maxReconnects ?? 5;
     let failures = 0;
@@ -346,7 +366,9 @@ export class StreamableHttpTransport implements Transport {
           continue;
         }
         if (opened === "unsupported") {
-          return requestId === undefined ? undefined : this.#lost(requestId, "the server does not offer a GET stream (405)");
+          return requestId === undefined
+            ? undefined
+            : this.#lost(requestId, "the server does not offer a GET stream (405)");
         }
         body = opened;
         failures = 0;
@@ -360,7 +382,10 @@ export class StreamableHttpTransport implements Transport {
       body = undefined;
       if (this.#closing || (requestId !== undefined && !this.#waiting.has(requestId))) return;
       if (requestId !== undefined && state.lastEventId === undefined) {
-        return this.#lost(requestId, "the stream ended before the response and carried no event id to resume from");
+        return this.#lost(
+          requestId,
+          "the stream ended before the response and carried no event id to resume from",
+        );
       }
       await sleep(this.#retryDelay(state, failures), this.#abort.signal);
     }
@@ -373,30 +398,47 @@ export class StreamableHttpTransport implements Transport {
     });
     try {
       for await (const event of events) {
-        if ((event.event !== undefined && event.event !== "message") || event.data.trim() === "") continue;
+        if ((event.event !== undefined && event.event !== "message") || event.data.trim() === "") {
+          continue;
+        }
         let value: unknown;
         try {
           value = JSON.parse(event.data);
         } catch {
-          this.#diagnose({ kind: "non-json-line", message: "Skipped an SSE event that is not JSON", data: preview(event.data) });
+          this.#diagnose({
+            kind: "non-json-line",
+            message: "Skipped an SSE event that is not JSON",
+            data: preview(event.data),
+          });
           continue;
         }
         try {
           this.#deliver(toMessage(value));
         } catch (error) {
-          this.#diagnose({ kind: "invalid-message", message: (error as Error).message, data: preview(event.data) });
+          this.#diagnose({
+            kind: "invalid-message",
+            message: (error as Error).message,
+            data: preview(event.data),
+          });
         }
       }
     } catch (error) {
-      if ((error as Error)?.name === "ParseError" || /buffer/i.test((error as Error)?.message ?? "")) {
-        throw new ProtocolError(`SSE event exceeds the ${this.#maxBytes} bytes limit (maxMessageBytes)`, { cause: error });
+      if (
+        (error as Error)?.name === "ParseError" || /buffer/i.test((error as Error)?.message ?? "")
+      ) {
+        throw new ProtocolError(
+          `SSE event exceeds the ${this.#maxBytes} bytes limit (maxMessageBytes)`,
+          { cause: error },
+        );
       }
       throw error;
     }
   }
 
   /** Opens a GET stream; "unsupported" on 405. */
-  async #openGet(lastEventId: string | undefined): Promise<ReadableStream<Uint8Array> | "unsupported"> {
+  async #openGet(
+    lastEventId: string | undefined,
+  ): Promise<ReadableStream<Uint8Array> | "unsupported"> {
     const session = this.#sessionId;
     const response = await this.#request("GET", undefined, undefined, lastEventId);
     if (response.status === 405) {
@@ -411,7 +453,9 @@ export class StreamableHttpTransport implements Transport {
     const type = (response.headers.get("content-type") ?? "").toLowerCase();
     if (!type.includes("text/event-stream") || !response.body) {
       await response.body?.cancel();
-      throw new ProtocolError(`Server answered GET with content type ${JSON.stringify(type)}; expected text/event-stream`);
+      throw new ProtocolError(
+        `Server answered GET with content type ${JSON.stringify(type)}; expected text/event-stream`,
+      );
     }
     return response.body;
   }
@@ -429,13 +473,20 @@ export class StreamableHttpTransport implements Transport {
   #lost(requestId: RequestId | undefined, why: string, cause?: unknown): void {
     if (this.#closing) return;
     if (requestId === undefined) {
-      this.#diagnose({ kind: "unexpected-message", message: `Stopped listening for server messages: ${why}` });
+      this.#diagnose({
+        kind: "unexpected-message",
+        message: `Stopped listening for server messages: ${why}`,
+      });
       return;
     }
     if (!this.#waiting.delete(requestId)) return;
     this.onRequestError?.(
       requestId,
-      new ConnectionClosedError(`Lost the response stream of request ${JSON.stringify(requestId)}: ${why}`, {}, cause ? { cause } : undefined),
+      new ConnectionClosedError(
+        `Lost the response stream of request ${JSON.stringify(requestId)}: ${why}`,
+        {},
+        cause ? { cause } : undefined,
+      ),
     );
   }
 
@@ -457,29 +508,49 @@ export class StreamableHttpTransport implements Transport {
   ): Promise<Response> {
     const headers = new Headers(this.#headers);
     if (this.#options.requestHeaders) {
-      for (const [name, value] of checkedHeaders(await this.#options.requestHeaders(message), "requestHeaders")) {
+      for (
+        const [name, value] of checkedHeaders(
+          await this.#options.requestHeaders(message),
+          "requestHeaders",
+        )
+      ) {
         headers.set(name, value);
       }
     }
-    headers.set("accept", method === "POST" ? "application/json, text/event-stream" : "text/event-stream");
+    headers.set(
+      "accept",
+      method === "POST" ? "application/json, text/event-stream" : "text/event-stream",
+    );
     if (body !== undefined) headers.set("content-type", "application/json");
     if (this.#sessionId !== undefined) headers.set("mcp-session-id", this.#sessionId);
-    if (this.#protocolVersion !== undefined) headers.set("mcp-protocol-version", this.#protocolVersion);
+    if (this.#protocolVersion !== undefined) {
+      headers.set("mcp-protocol-version", this.#protocolVersion);
+    }
     if (lastEventId !== undefined) headers.set("last-event-id", lastEventId);
     let url = this.#url;
     for (let hop = 0; hop < 5; hop++) {
-      const response = await this.#fetch(url, { method, headers, body: body ?? null, redirect: "manual", signal });
+      const response = await this.#fetch(url, {
+        method,
+        headers,
+        body: body ?? null,
+        redirect: "manual",
+        signal,
+      });
       if (!REDIRECTS.has(response.status)) return response;
       await response.body?.cancel();
       const location = response.headers.get("location");
       const next = location === null ? undefined : new URL(location, url);
       if (!next || next.origin !== this.#url.origin) {
         throw new TransportError(
-          `Refusing to follow a redirect from ${displayUrl(url)} to ${next ? next.origin : "nowhere"}: requests and their headers stay on the server's origin`,
+          `Refusing to follow a redirect from ${displayUrl(url)} to ${
+            next ? next.origin : "nowhere"
+          }: requests and their headers stay on the server's origin`,
         );
       }
       if (method !== "GET" && response.status !== 307 && response.status !== 308) {
-        throw new TransportError(`Server redirected ${method} with status ${response.status}; only 307 and 308 keep the request`);
+        throw new TransportError(
+          `Server redirected ${method} with status ${response.status}; only 307 and 308 keep the request`,
+        );
       }
       url = next;
     }
@@ -519,7 +590,13 @@ export class StreamableHttpTransport implements Transport {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), 2_000);
     try {
-      const response = await this.#request("DELETE", undefined, undefined, undefined, controller.signal);
+      const response = await this.#request(
+        "DELETE",
+        undefined,
+        undefined,
+        undefined,
+        controller.signal,
+      );
       await response.body?.cancel();
     } catch {
       // the server may be gone already; the session ends with it

@@ -43,6 +43,13 @@ export interface Transport extends AsyncDisposable {
   /** Closes the connection and releases everything it holds. Idempotent. */
   close(): Promise<void>;
   /**
+   * Sends one message, like writing it to {@link writable} but without a stream hop per message,
+   * so the transport may coalesce messages sent together into one write. Resolves once the
+   * message is handed to the OS; rejects like a write would. Optional: the session falls back to
+   * `writable`.
+   */
+  send?(message: JsonRpcMessage): Promise<void>;
+  /**
    * Tells the transport which protocol revision was negotiated. HTTP transports send it as a
    * header; stream transports ignore it.
    */
