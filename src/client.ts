@@ -14,9 +14,9 @@ import {
   handlerCapabilities,
   installHandlers,
 } from "./client/_handlers.ts";
-import { Listener, type ListenFilter } from "./client/_listen.ts";
+import { Listener } from "./client/_listen.ts";
 import { inputRequired, serverInfoOf, withMeta } from "./client/_modern.ts";
-import { type DiscoveryVerdict, negotiate, type ProtocolChoice } from "./client/_negotiate.ts";
+import { negotiate } from "./client/_negotiate.ts";
 import { checkPage, DEFAULT_MAX_PAGES, walkPages } from "./client/_pages.ts";
 import { ToolSchemas } from "./client/_tools.ts";
 import type { ElicitationHandler, SamplingHandler } from "./client/handlers.ts";
@@ -29,11 +29,14 @@ import type {
   ClientCapabilities,
   CompleteResult,
   CompletionReference,
+  DiscoveryVerdict,
   GetPromptResult,
   Implementation,
+  ListenFilter,
   LoggingLevel,
   LogMessage,
   Prompt,
+  ProtocolChoice,
   ReadResourceResult,
   Resource,
   ResourceTemplate,
@@ -42,9 +45,6 @@ import type {
   Tool,
 } from "./types.ts";
 import { VERSION } from "./version.ts";
-
-export type { DiscoveryVerdict, ProtocolChoice } from "./client/_negotiate.ts";
-export type { ListenFilter } from "./client/_listen.ts";
 
 /**
  * Options of {@link Client.connect}.

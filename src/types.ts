@@ -420,3 +420,54 @@ export interface Root {
   /** Fields this client does not model pass through untouched. */
   [key: string]: unknown;
 }
+
+/**
+ * Which protocol a client speaks: `"auto"` probes with `server/discover` and falls back to the
+ * handshake; `"modern"` and `"legacy"` force an era; a revision string such as `"2025-06-18"`
+ * pins it.
+ *
+ * @example
+ * ```ts
+ * import type { ProtocolChoice } from "@mcp-inspect/client";
+ * const choice: ProtocolChoice = "2025-06-18";
+ * ```
+ */
+// deno-lint-ignore ban-types -- `string & {}` keeps the literal suggestions in editors
+export type ProtocolChoice = "auto" | "modern" | "legacy" | (string & {});
+
+/**
+ * What a connection learned about a server's era. Feed it back to `Client.connect()` as
+ * `discovery` to skip the probe next time.
+ *
+ * @example
+ * ```ts ignore
+ * const verdict: DiscoveryVerdict = client.discovery;
+ * await Client.connect(transport, { discovery: verdict });
+ * ```
+ */
+export interface DiscoveryVerdict {
+  /** The era the server speaks. */
+  era: "modern" | "legacy";
+  /** The revision that was used. */
+  protocolVersion: string;
+}
+
+/**
+ * The notifications a `subscriptions/listen` stream opts in to (revision 2026-07-28).
+ *
+ * @example
+ * ```ts
+ * import type { ListenFilter } from "@mcp-inspect/client";
+ * const filter: ListenFilter = { toolsListChanged: true, resourceSubscriptions: ["file:///a"] };
+ * ```
+ */
+export interface ListenFilter {
+  /** `notifications/tools/list_changed`. */
+  toolsListChanged?: boolean;
+  /** `notifications/prompts/list_changed`. */
+  promptsListChanged?: boolean;
+  /** `notifications/resources/list_changed`. */
+  resourcesListChanged?: boolean;
+  /** `notifications/resources/updated` for these URIs. */
+  resourceSubscriptions?: string[];
+}

@@ -4,14 +4,7 @@
 import { CancelledError, ConnectionClosedError, type Diagnostic } from "../errors.ts";
 import type { JsonObject } from "../jsonrpc.ts";
 import type { RequestOptions } from "../session.ts";
-
-/** The opt-in filter of a listen stream (spec 2026-07-28 basic/patterns/subscriptions). */
-export interface ListenFilter {
-  toolsListChanged?: boolean;
-  promptsListChanged?: boolean;
-  resourcesListChanged?: boolean;
-  resourceSubscriptions?: string[];
-}
+import type { ListenFilter } from "../types.ts";
 
 type Request = (method: string, params: JsonObject, options: RequestOptions) => Promise<JsonObject>;
 

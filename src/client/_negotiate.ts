@@ -13,30 +13,15 @@ import type { JsonObject } from "../jsonrpc.ts";
 import type { RequestOptions, Session } from "../session.ts";
 import {
   type ClientCapabilities,
+  type DiscoveryVerdict,
   type Implementation,
   LATEST_LEGACY_PROTOCOL_VERSION,
   LEGACY_PROTOCOL_VERSIONS,
   MODERN_PROTOCOL_VERSIONS,
+  type ProtocolChoice,
   type ServerCapabilities,
 } from "../types.ts";
 import { isModern, MODERN_ERROR_CODES, serverInfoOf, withMeta } from "./_modern.ts";
-
-/**
- * Which protocol to speak: `"auto"` probes with `server/discover` and falls back to the
- * handshake; `"modern"` and `"legacy"` force an era; a revision string pins it.
- */
-// deno-lint-ignore ban-types -- `string & {}` keeps the literal suggestions in editors
-export type ProtocolChoice = "auto" | "modern" | "legacy" | (string & {});
-
-/**
- * What a connection learned about a server's era; feed it back to `connect()` to skip the probe.
- */
-export interface DiscoveryVerdict {
-  /** The era the server speaks. */
-  era: "modern" | "legacy";
-  /** The revision that was used. */
-  protocolVersion: string;
-}
 
 /** The outcome of negotiation. */
 export interface Negotiated extends DiscoveryVerdict {
