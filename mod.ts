@@ -39,3 +39,4 @@ export * from "./src/transport/memory.ts";
 export * from "./src/transport/streamable_http.ts";
 export * from "./src/transport/sse.ts";
 export * from "./src/transport/http.ts";
+export * from "./src/transport/tap.ts";

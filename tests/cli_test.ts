@@ -222,3 +222,111 @@ Deno.test("bad --url, --transport and --header values are usage errors", async (
   const both = await cli("ping", "--url", "http://127.0.0.1:1/mcp", ...SERVER);
   assert.equal(both.code, 2);
 });
+
+Deno.test("logs streams log messages until Ctrl-C, then exits 0", async () => {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", "cli.ts", "logs", ...MISBEHAVING("chatty")],
+    cwd: ROOT,
+    env: { NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (!/tick 2/.test(seen)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    seen += value;
+  }
+  child.kill("SIGINT");
+  for (let r = await reader.read(); !r.done; r = await reader.read()) seen += r.value;
+  const status = await child.status;
+  await child.stderr.cancel();
+  assert.match(seen, /^\[info\] chatty: tick 1$/m);
+  assert.equal(status.code, 0);
+});
+
+Deno.test("complete suggests prompt arguments and template variables", async () => {
+  const prompt = await cli("complete", "greet", "style", "f", ...SERVER);
+  assert.equal(prompt.code, 0, prompt.stderr);
+  assert.deepStrictEqual(prompt.stdout.trim().split("\n"), ["formal", "friendly", "funny"]);
+  const template = await cli("complete", "fake://notes/{id}", "id", "4", "--json", ...SERVER);
+  assert.deepStrictEqual(JSON.parse(template.stdout).completion.values, ["42"]);
+});
+
+Deno.test("--verbose shows the wire traffic with secrets redacted", async () => {
+  const run = await cli("ping", "--verbose", "--env", "API_KEY=sup3r-s3cret", ...SERVER);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stderr, /→ \{"jsonrpc":"2\.0","id":\d+,"method":"initialize"/);
+  assert.match(run.stderr, /← \{"jsonrpc":"2\.0","id":\d+,"result":\{"protocolVersion"/);
+  assert.ok(!run.stderr.includes("sup3r-s3cret"));
+  const echoed = await cli(
+    "tools",
+    "call",
+    "echo",
+    "text=sup3r-s3cret",
+    "--verbose",
+    "--env",
+    "API_KEY=sup3r-s3cret",
+    ...SERVER,
+  );
+  assert.ok(!echoed.stderr.includes("sup3r-s3cret"), echoed.stderr);
+  assert.match(echoed.stderr, /"text":"\*\*\*"/);
+});
+
+Deno.test("--elicit, --sampling-reply and --root answer the server's requests", async () => {
+  const declined = await cli("tools", "call", "elicit", "--json", ...SERVER);
+  assert.equal(JSON.parse(JSON.parse(declined.stdout).content[0].text).action, "decline");
+  assert.match(declined.stderr, /not a terminal; pass --elicit accept-defaults/);
+  const accepted = await cli(
+    "tools",
+    "call",
+    "elicit",
+    "--elicit",
+    "accept-defaults",
+    "--json",
+    ...SERVER,
+  );
+  assert.deepStrictEqual(JSON.parse(JSON.parse(accepted.stdout).content[0].text), {
+    action: "accept",
+    content: { name: "Ada", age: 36 },
+  });
+  const sampled = await cli(
+    "tools",
+    "call",
+    "sample",
+    "prompt=hi",
+    "--sampling-reply",
+    "hello there",
+    "--json",
+    ...SERVER,
+  );
+  assert.equal(JSON.parse(JSON.parse(sampled.stdout).content[0].text).content.text, "hello there");
+  const refused = await cli("tools", "call", "sample", "prompt=hi", ...SERVER);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stdout, /Sampling declined by mcp-inspect/);
+  const roots = await cli("tools", "call", "roots", "--root", "/tmp", "--json", ...SERVER);
+  assert.deepStrictEqual(JSON.parse(JSON.parse(roots.stdout).content[0].text).roots, [{
+    uri: "file:///tmp",
+    name: "tmp",
+  }]);
+});
+
+Deno.test("--protocol pins the era, and info reports it", async () => {
+  const legacy = await cli("info", "--json", "--protocol", "legacy", ...SERVER);
+  assert.equal(JSON.parse(legacy.stdout).era, "legacy");
+  const modern = await cli(
+    "info",
+    "--json",
+    "--",
+    Deno.execPath(),
+    "run",
+    "--allow-all",
+    "--no-config",
+    fixture("modern.ts"),
+  );
+  assert.equal(JSON.parse(modern.stdout).era, "modern");
+  const bad = await cli("info", "--protocol", "newest", ...SERVER);
+  assert.equal(bad.code, 2);
+});

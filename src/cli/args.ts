@@ -28,6 +28,10 @@ export interface CliArgs {
   url: string | undefined;
   transport: "auto" | "streamable-http" | "sse";
   headers: [string, string][];
+  protocol: string;
+  elicit: "ask" | "accept-defaults" | "decline";
+  samplingReply: string | undefined;
+  roots: string[];
 }
 
 const OPTIONS = {
@@ -42,6 +46,10 @@ const OPTIONS = {
   url: { type: "string", short: "u" },
   transport: { type: "string" },
   header: { type: "string", multiple: true, short: "H" },
+  protocol: { type: "string", short: "p" },
+  elicit: { type: "string" },
+  "sampling-reply": { type: "string" },
+  root: { type: "string", multiple: true },
 } as const;
 
 /** Parses argv; everything after the first `--` is the server command, untouched. */
@@ -90,6 +98,16 @@ export function parseCli(argv: readonly string[]): CliArgs {
   if (values.transport !== undefined && values.url === undefined) {
     throw new UsageError("--transport needs --url");
   }
+  const protocol = values.protocol ?? "auto";
+  if (!/^(auto|modern|legacy|\d{4}-\d{2}-\d{2})$/.test(protocol)) {
+    throw new UsageError(
+      `Invalid --protocol "${protocol}": expected auto, modern, legacy or a revision like 2025-11-25`,
+    );
+  }
+  const elicit = values.elicit ?? "ask";
+  if (elicit !== "ask" && elicit !== "accept-defaults" && elicit !== "decline") {
+    throw new UsageError(`Invalid --elicit "${elicit}": expected accept-defaults or decline`);
+  }
   return {
     words: positionals,
     server,
@@ -104,6 +122,10 @@ export function parseCli(argv: readonly string[]): CliArgs {
     url: values.url,
     transport,
     headers,
+    protocol,
+    elicit,
+    samplingReply: values["sampling-reply"],
+    roots: values.root ?? [],
   };
 }
 

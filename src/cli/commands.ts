@@ -87,7 +87,7 @@ const info: Command = {
     const result = {
       serverInfo: client.serverInfo,
       protocolVersion: client.protocolVersion,
-      era: "handshake",
+      era: client.era,
       capabilities: client.serverCapabilities,
       instructions: client.instructions ?? null,
       connectMs: Math.round(context.connectMs),
@@ -99,9 +99,13 @@ const info: Command = {
     const b = out.style.bold;
     out.stdout([
       `${b("Server")}        ${client.serverInfo.name} ${client.serverInfo.version}`,
-      `${b("Revision")}      ${client.protocolVersion} (handshake era)`,
+      `${b("Revision")}      ${client.protocolVersion} (${
+        client.era === "modern" ? "modern era, stateless" : "legacy era, initialize handshake"
+      })`,
       `${b("Capabilities")}  ${Object.keys(client.serverCapabilities).join(", ") || "none"}`,
-      `${b("Handshake")}     ${Math.round(context.connectMs)} ms`,
+      `${b(client.era === "modern" ? "Discover" : "Handshake")}     ${
+        Math.round(context.connectMs)
+      } ms`,
       ...(client.instructions ? [`${b("Instructions")}  ${client.instructions}`] : []),
     ].join("\n"));
     return Promise.resolve(0);
@@ -277,7 +281,66 @@ const ping: Command = {
   },
 };
 
+const complete: Command = {
+  words: ["complete"],
+  async run(context) {
+    need(context, 3, "complete <prompt-or-template> <argument> <partial>");
+    const [target, name, value] = context.positionals as [string, string, string];
+    // A URI template names a resource; anything else is a prompt.
+    const ref = target.includes("://") || target.includes("{")
+      ? { type: "ref/resource" as const, uri: target }
+      : { type: "ref/prompt" as const, name: target };
+    const result = await context.client.complete(ref, { name, value }, requestOptions(context));
+    if (context.args.json) printJson(context, result);
+    else context.out.stdout(result.completion.values.join("\n") || "No completions.");
+    return 0;
+  },
+};
+
+const logs: Command = {
+  words: ["logs"],
+  async run(context) {
+    const { client, out } = context;
+    const json = context.args.json;
+    const print = (kind: string, params: unknown) =>
+      out.stdout(
+        json ? JSON.stringify({ notification: kind, params }) : `${kind} ${JSON.stringify(params)}`,
+      );
+    const offs = [
+      client.on("log", (m) => {
+        if (json) print("notifications/message", m);
+        else {
+          const data = typeof m.data === "string" ? m.data : JSON.stringify(m.data);
+          out.stdout(`[${m.level}]${m.logger ? ` ${m.logger}:` : ""} ${data}`);
+        }
+      }),
+      client.on("toolsListChanged", () => print("notifications/tools/list_changed", {})),
+      client.on("promptsListChanged", () => print("notifications/prompts/list_changed", {})),
+      client.on("resourcesListChanged", () => print("notifications/resources/list_changed", {})),
+      client.on("resourceUpdated", (p) => print("notifications/resources/updated", p)),
+    ];
+    try {
+      if (client.serverCapabilities.logging) {
+        await client.setLoggingLevel("debug", requestOptions(context));
+      }
+      out.stderr(out.errStyle.dim("Streaming server notifications; Ctrl-C to stop."));
+      // Until Ctrl-C (a normal end for this command) or until the server goes away.
+      const closed = new Promise<Error>((resolve) => offs.push(client.on("close", resolve)));
+      const interrupted = new Promise<void>((resolve) =>
+        context.signal.addEventListener("abort", () => resolve(), { once: true })
+      );
+      const ended = await Promise.race([closed, interrupted]);
+      if (ended instanceof Error && !context.signal.aborted) throw ended;
+      return 0;
+    } finally {
+      for (const off of offs) off();
+    }
+  },
+};
+
 export const COMMANDS: readonly Command[] = [
+  complete,
+  logs,
   info,
   toolsList,
   toolsCall,

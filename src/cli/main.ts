@@ -5,20 +5,17 @@ import {
   CancelledError,
   CapabilityError,
   Client,
-  type ClientOptions,
   ConnectionClosedError,
-  HttpTransport,
   McpError,
   ProtocolError,
-  StdioTransport,
   TimeoutError,
-  type Transport,
   TransportError,
   ValidationError,
   VERSION,
 } from "../../mod.ts";
 import { parseCli, UsageError } from "./args.ts";
 import { COMMANDS, type Context, type Output, runCommand } from "./commands.ts";
+import { buildClientOptions, buildTransport } from "./connect.ts";
 import { demo } from "./demo.ts";
 import { style } from "./format.ts";
 
@@ -48,7 +45,9 @@ Commands:
   resources read <uri>          read a resource
   prompts list                  the server's prompts
   prompts get <name> [k=v ...]  render a prompt
+  complete <prompt|template> <argument> <partial>   completions for an argument
   ping                          check that the server answers
+  logs                          stream log messages and change notifications until Ctrl-C
   demo                          a tour of the fake server in testdata/ (source checkouts)
 
 Options:
@@ -57,10 +56,14 @@ Options:
   -u, --url <URL>    an HTTP server: Streamable HTTP, falling back to legacy HTTP+SSE
   --transport <t>    with --url: http (Streamable HTTP only), sse (legacy only) or auto
   -H, --header "N: V"  an HTTP header for every request (repeatable)
+  -p, --protocol <p> auto (default), modern, legacy, or a revision such as 2025-06-18
   -e, --env K=V      add a variable to the server's environment (repeatable)
   --cwd <dir>        the server's working directory
   -t, --timeout <ms> request timeout in milliseconds (default 60000)
-  -v, --verbose      show the server's stderr and client diagnostics
+  --root <dir>       a root offered to the server (repeatable; default: the current directory)
+  --elicit <policy>  answer elicitation with accept-defaults or decline (default: ask on a TTY)
+  --sampling-reply <text>  answer sampling requests with this text (default: decline)
+  -v, --verbose      show the JSON-RPC wire traffic, server stderr and diagnostics (secrets redacted)
   -h, --help         this help;  -V, --version  the version
 
 Exit codes:
@@ -101,24 +104,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       throw new UsageError("No server given: use --url <URL> or put the server command after --");
     }
     Deno.addSignalListener("SIGINT", onSigint);
-    const clientOptions: ClientOptions = {
-      signal: interrupt.signal,
-      ...(args.timeoutMs !== undefined ? { requestTimeoutMs: args.timeoutMs } : {}),
-      ...(args.verbose
-        ? { onDiagnostic: (d) => out.stderr(out.errStyle.dim(`[diagnostic] ${d.message}`)) }
-        : {}),
-    };
-    const transport: Transport = args.url !== undefined
-      ? httpTransport(args.url, args.transport, args.headers)
-      : new StdioTransport({
-        command: server[0]!,
-        args: server.slice(1),
-        env: args.env,
-        ...(args.cwd !== undefined ? { cwd: args.cwd } : {}),
-        ...(args.verbose
-          ? { stderr: (line: string) => out.stderr(out.errStyle.dim(`[server] ${line}`)) }
-          : {}),
-      });
+    const transport = buildTransport(args, server, out);
+    const clientOptions = buildClientOptions(args, out, interrupt.signal);
     const started = performance.now();
     await using client = await Client.connect(transport, clientOptions);
     const context: Context = {
@@ -138,19 +125,6 @@ export async function main(argv: readonly string[]): Promise<number> {
     } catch {
       // never added
     }
-  }
-}
-
-/** The HTTP transport; a bad URL or header is the user's typo, so a usage error. */
-function httpTransport(
-  url: string,
-  transport: "auto" | "streamable-http" | "sse",
-  headers: [string, string][],
-): Transport {
-  try {
-    return new HttpTransport({ url, transport, headers });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
   }
 }
 

@@ -34,6 +34,7 @@ const MODES: Record<string, string> = {
   "initialize-error": "answers initialize with a JSON-RPC error",
   "exit-immediately": "exits with code 7 before reading anything",
   "stdout-closes": "closes stdout on tools/call and lingers for 10 s",
+  "chatty": "logs a message every 50 ms once initialized, with the logging capability",
 };
 
 const mode = Deno.args[0] ?? "";
@@ -105,7 +106,7 @@ function initialize(params: Params): Params {
   initialized = true;
   return {
     protocolVersion,
-    capabilities: { tools: {} },
+    capabilities: mode === "chatty" ? { tools: {}, logging: {} } : { tools: {} },
     serverInfo: { name: `fake-${mode}`, version: "1.0.0" },
   };
 }
@@ -215,6 +216,9 @@ function handle(
       return initialize(params);
     case "ping":
       return {};
+    case "logging/setLevel":
+      if (mode === "chatty") return {};
+      throw new RpcError(-32601, "Method not found: logging/setLevel");
     case "tools/list":
       return { tools: tools() };
     case "tools/call":
@@ -231,11 +235,24 @@ async function garbage(): Promise<void> {
   }
 }
 
+let chatter: ReturnType<typeof setInterval> | undefined;
 await serve({
   onRequest: async (message) => await handle(message),
+  onNotification: (note) => {
+    if (mode !== "chatty" || note.method !== "notifications/initialized") return;
+    let count = 0;
+    chatter = setInterval(() => {
+      void send({
+        jsonrpc: "2.0",
+        method: "notifications/message",
+        params: { level: "info", logger: "chatty", data: `tick ${++count}` },
+      });
+    }, 50);
+  },
   ...(mode === "garbage" ? { beforeResponse: garbage } : {}),
 });
 
+clearInterval(chatter);
 if (mode === "ignore-sigterm") {
   // Stdin EOF is ignored too: only SIGKILL ends this process.
   setInterval(() => {}, 60_000);

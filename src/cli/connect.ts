@@ -1,0 +1,84 @@
+// Building the transport and client options from the command line: server choice, wire log,
+// and the answers to the server's roots, sampling and elicitation requests.
+
+import {
+  type ClientOptions,
+  HttpTransport,
+  McpError,
+  StdioTransport,
+  TapTransport,
+  type Transport,
+} from "../../mod.ts";
+import { type CliArgs, UsageError } from "./args.ts";
+import type { Output } from "./commands.ts";
+import { elicitationHandler } from "./elicit.ts";
+
+/** Replaces every secret the user gave us (env values, header values) with `***`. */
+export function redactor(args: CliArgs): (text: string) => string {
+  const secrets = [...Object.values(args.env), ...args.headers.map(([, value]) => value)]
+    .filter((value) => value.length >= 4)
+    .sort((a, b) => b.length - a.length);
+  return (text) => secrets.reduce((acc, secret) => acc.split(secret).join("***"), text);
+}
+
+/** The transport for the chosen server, wrapped in a wire log with --verbose. */
+export function buildTransport(args: CliArgs, server: readonly string[], out: Output): Transport {
+  const redact = redactor(args);
+  const dim = out.errStyle.dim;
+  let transport: Transport;
+  if (args.url !== undefined) {
+    try {
+      transport = new HttpTransport({
+        url: args.url,
+        transport: args.transport,
+        headers: args.headers,
+      });
+    } catch (error) {
+      throw new UsageError((error as Error).message); // a typo in --url or --header
+    }
+  } else {
+    transport = new StdioTransport({
+      command: server[0]!,
+      args: server.slice(1),
+      env: args.env,
+      ...(args.cwd !== undefined ? { cwd: args.cwd } : {}),
+      ...(args.verbose
+        ? { stderr: (line: string) => out.stderr(dim(`[server] ${redact(line)}`)) }
+        : {}),
+    });
+  }
+  if (!args.verbose) return transport;
+  return new TapTransport(transport, {
+    sent: (message) => out.stderr(dim(`→ ${redact(JSON.stringify(message))}`)),
+    received: (message) => out.stderr(dim(`← ${redact(JSON.stringify(message))}`)),
+  });
+}
+
+/** Client options: timeouts, protocol, diagnostics, and the client-side handlers. */
+export function buildClientOptions(args: CliArgs, out: Output, signal: AbortSignal): ClientOptions {
+  const roots = (args.roots.length > 0 ? args.roots : [Deno.cwd()]).map((dir) => ({
+    uri: new URL(`file://${dir.startsWith("/") ? "" : "/"}${dir.replaceAll("\\", "/")}`).href,
+    name: dir.split(/[\\/]/).filter(Boolean).pop() ?? dir,
+  }));
+  const reply = args.samplingReply;
+  return {
+    signal,
+    protocol: args.protocol,
+    roots,
+    onElicitation: elicitationHandler(args.elicit, out),
+    elicitationModes: ["form", "url"],
+    onSampling: (request) => {
+      if (reply === undefined) {
+        out.stderr(out.errStyle.dim("[sampling] declined: pass --sampling-reply <text> to answer"));
+        // -1 is the code the spec's examples use for a user rejecting a sampling request
+        throw new McpError(-1, "Sampling declined by mcp-inspect (no --sampling-reply given)");
+      }
+      out.stderr(out.errStyle.dim(`[sampling] answered ${request.messages.length} message(s)`));
+      return { role: "assistant", content: { type: "text", text: reply }, model: "mcp-inspect" };
+    },
+    ...(args.timeoutMs !== undefined ? { requestTimeoutMs: args.timeoutMs } : {}),
+    ...(args.verbose
+      ? { onDiagnostic: (d) => out.stderr(out.errStyle.dim(`[diagnostic] ${d.message}`)) }
+      : {}),
+  };
+}
