@@ -330,3 +330,41 @@ Deno.test("--protocol pins the era, and info reports it", async () => {
   const bad = await cli("info", "--protocol", "newest", ...SERVER);
   assert.equal(bad.code, 2);
 });
+
+const SPEC = new URL("../../shared/spec", import.meta.url).pathname;
+
+Deno.test("check reports a healthy server and exits 0", async () => {
+  const run = await cli("check", "--schema-dir", SPEC, "--call", "echo", ...SERVER);
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  assert.match(
+    run.stdout,
+    /✓ schema: (\d+) of \1 message\(s\) from the server are valid against the 2025-11-25 schema/,
+  );
+  assert.match(run.stdout, /^0 problem\(s\), 0 warning\(s\)$/m);
+  const modern = await cli(
+    "check",
+    "--schema-dir",
+    SPEC,
+    "--json",
+    "--",
+    Deno.execPath(),
+    "run",
+    "--allow-all",
+    "--no-config",
+    fixture("modern.ts"),
+  );
+  const report = JSON.parse(modern.stdout);
+  assert.equal(modern.code, 0, JSON.stringify(report.findings));
+  assert.equal(report.era, "modern");
+  assert.ok(report.latenciesMs["tools/list"] >= 0);
+});
+
+Deno.test("check flags bad tool names, schemas that do not compile and off-spec messages", async () => {
+  const run = await cli("check", "--schema-dir", SPEC, "--json", ...MISBEHAVING("sloppy"));
+  assert.equal(run.code, 1);
+  const details = (JSON.parse(run.stdout).findings as { level: string; detail: string }[])
+    .filter((f) => f.level !== "ok").map((f) => f.detail).join("\n");
+  assert.match(details, /"bad name!" breaks the naming guidance/);
+  assert.match(details, /inputSchema of "broken" does not compile/);
+  assert.match(details, /response to tools\/list: .*inputSchema/);
+});

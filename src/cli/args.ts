@@ -32,6 +32,8 @@ export interface CliArgs {
   elicit: "ask" | "accept-defaults" | "decline";
   samplingReply: string | undefined;
   roots: string[];
+  call: string[];
+  schemaDir: string | undefined;
 }
 
 const OPTIONS = {
@@ -50,6 +52,8 @@ const OPTIONS = {
   elicit: { type: "string" },
   "sampling-reply": { type: "string" },
   root: { type: "string", multiple: true },
+  call: { type: "string", multiple: true },
+  "schema-dir": { type: "string" },
 } as const;
 
 /** Parses argv; everything after the first `--` is the server command, untouched. */
@@ -126,6 +130,8 @@ export function parseCli(argv: readonly string[]): CliArgs {
     elicit,
     samplingReply: values["sampling-reply"],
     roots: values.root ?? [],
+    call: values.call ?? [],
+    schemaDir: values["schema-dir"],
   };
 }
 

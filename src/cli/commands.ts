@@ -1,7 +1,7 @@
 // The commands of mcp-inspect. Each prints a readable view, or with --json exactly one JSON
 // document: the protocol result.
 
-import type { Client, Tool } from "../../mod.ts";
+import type { Client, JsonRpcMessage, Tool } from "../../mod.ts";
 import { type CliArgs, closest, typedArguments, UsageError } from "./args.ts";
 import {
   describeArguments,
@@ -27,6 +27,8 @@ export interface Context {
   signal: AbortSignal;
   connectMs: number;
   positionals: string[];
+  /** Every message of the connection, when the command asked for it (`recordWire`). */
+  wire?: { sent: JsonRpcMessage[]; received: JsonRpcMessage[] };
 }
 
 export interface Command {
@@ -34,6 +36,8 @@ export interface Command {
   run(context: Context): Promise<number>;
   /** For `demo`: the server to start instead of the one after `--`. */
   demoServer?: () => string[];
+  /** Record every message of the connection in `context.wire`. */
+  recordWire?: boolean;
 }
 
 /** Runs a command; its return value is the exit code. */

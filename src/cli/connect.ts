@@ -4,6 +4,7 @@
 import {
   type ClientOptions,
   HttpTransport,
+  type JsonRpcMessage,
   McpError,
   StdioTransport,
   TapTransport,
@@ -22,7 +23,12 @@ export function redactor(args: CliArgs): (text: string) => string {
 }
 
 /** The transport for the chosen server, wrapped in a wire log with --verbose. */
-export function buildTransport(args: CliArgs, server: readonly string[], out: Output): Transport {
+export function buildTransport(
+  args: CliArgs,
+  server: readonly string[],
+  out: Output,
+  wire?: { sent: JsonRpcMessage[]; received: JsonRpcMessage[] },
+): Transport {
   const redact = redactor(args);
   const dim = out.errStyle.dim;
   let transport: Transport;
@@ -45,6 +51,12 @@ export function buildTransport(args: CliArgs, server: readonly string[], out: Ou
       ...(args.verbose
         ? { stderr: (line: string) => out.stderr(dim(`[server] ${redact(line)}`)) }
         : {}),
+    });
+  }
+  if (wire) {
+    transport = new TapTransport(transport, {
+      sent: (message) => wire.sent.push(message),
+      received: (message) => wire.received.push(message),
     });
   }
   if (!args.verbose) return transport;

@@ -16,6 +16,7 @@ import {
 import { parseCli, UsageError } from "./args.ts";
 import { COMMANDS, type Context, type Output, runCommand } from "./commands.ts";
 import { buildClientOptions, buildTransport } from "./connect.ts";
+import { check } from "./check.ts";
 import { demo } from "./demo.ts";
 import { style } from "./format.ts";
 
@@ -48,6 +49,9 @@ Commands:
   complete <prompt|template> <argument> <partial>   completions for an argument
   ping                          check that the server answers
   logs                          stream log messages and change notifications until Ctrl-C
+  check [--call <tool>]...      health and conformance report; exit 1 when a problem is found
+                                (every server message is checked against the official schema,
+                                from --schema-dir <dir>, else downloaded once and cached)
   demo                          a tour of the fake server in testdata/ (source checkouts)
 
 Options:
@@ -96,7 +100,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       out.stdout(HELP);
       return args.help ? EXIT.ok : EXIT.usage;
     }
-    const command = [...COMMANDS, demo].find((c) => c.words.every((w, i) => args.words[i] === w));
+    const command = [...COMMANDS, check, demo].find((c) =>
+      c.words.every((w, i) => args.words[i] === w)
+    );
     if (!command) throw new UsageError(`Unknown command "${args.words.join(" ")}"`);
     let server = args.server;
     if (command.demoServer) server = command.demoServer();
@@ -104,7 +110,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       throw new UsageError("No server given: use --url <URL> or put the server command after --");
     }
     Deno.addSignalListener("SIGINT", onSigint);
-    const transport = buildTransport(args, server, out);
+    const wire = command.recordWire ? { sent: [], received: [] } : undefined;
+    const transport = buildTransport(args, server, out, wire);
     const clientOptions = buildClientOptions(args, out, interrupt.signal);
     const started = performance.now();
     await using client = await Client.connect(transport, clientOptions);
@@ -115,6 +122,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       signal: interrupt.signal,
       connectMs: performance.now() - started,
       positionals: args.words.slice(command.words.length),
+      ...(wire ? { wire } : {}),
     };
     return await runCommand(command, context);
   } catch (error) {

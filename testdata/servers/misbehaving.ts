@@ -35,6 +35,7 @@ const MODES: Record<string, string> = {
   "exit-immediately": "exits with code 7 before reading anything",
   "stdout-closes": "closes stdout on tools/call and lingers for 10 s",
   "chatty": "logs a message every 50 ms once initialized, with the logging capability",
+  "sloppy": "lists a badly named tool, a schema that does not compile and one off the spec",
 };
 
 const mode = Deno.args[0] ?? "";
@@ -82,6 +83,17 @@ function tools(): Params[] {
     description: "Echoes the text back.",
     inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
   }];
+  if (mode === "sloppy") {
+    list.push(
+      {
+        name: "bad name!",
+        description: "Breaks the naming guidance.",
+        inputSchema: { type: "object" },
+      },
+      { name: "broken", inputSchema: { type: "object", properties: { n: { type: 12 } } } },
+      { name: "schemaless", description: "Has no inputSchema, which the spec requires." },
+    );
+  }
   if (mode === "spawn-child") {
     list.push({
       name: "child_pid",

@@ -13,7 +13,6 @@ const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "aler
 const CAPABILITIES = {
   tools: { listChanged: true },
   resources: { subscribe: true, listChanged: true },
-  prompts: {},
   logging: {},
 };
 
@@ -206,6 +205,12 @@ await serve({
         return Promise.resolve(cacheable({ tools: TOOLS }));
       case "tools/call":
         return Promise.resolve(callTool(params, meta));
+      case "resources/list":
+        return Promise.resolve(
+          cacheable({ resources: [{ uri: "fake://modern/doc", name: "doc" }] }),
+        );
+      case "resources/templates/list":
+        return Promise.resolve(cacheable({ resourceTemplates: [] }));
       case "resources/read":
         if (params.uri !== "fake://modern/doc") {
           throw new RpcError(-32602, "Resource not found", { uri: params.uri });
