@@ -368,3 +368,62 @@ Deno.test("check flags bad tool names, schemas that do not compile and off-spec 
   assert.match(details, /inputSchema of "broken" does not compile/);
   assert.match(details, /response to tools\/list: .*inputSchema/);
 });
+
+/** Runs the CLI with `input` on stdin. */
+async function cliWithInput(input: string, ...args: string[]): Promise<Run> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", "cli.ts", ...args],
+    cwd: ROOT,
+    env: { NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(input));
+  await writer.close();
+  const output = await child.output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+}
+
+Deno.test("shell runs many commands on one connection, read from stdin", async () => {
+  const run = await cliWithInput(
+    'tools call echo text="hello world"\n# a comment\ntools call ecko\nresources read fake://notes/3 --json\nexit\n',
+    "shell",
+    ...SERVER,
+  );
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /^hello world$/m);
+  assert.match(run.stderr, /Unknown tool "ecko"; did you mean "echo"\?/);
+  assert.match(run.stdout, /"text": "note 3"/);
+  const piped = await cliWithInput("tools call echo text=a | cat\n", "shell", ...SERVER);
+  assert.match(piped.stderr, /Operators such as \| > & ; are not supported/);
+});
+
+Deno.test("Ctrl-C cancels the call on the server and exits 130", async () => {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", "cli.ts", "tools", "call", "hang", "--verbose", ...SERVER],
+    cwd: ROOT,
+    env: { NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (!/"method":"tools\/call","params":\{"name":"hang"/.test(seen)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    seen += value;
+  }
+  child.kill("SIGINT");
+  for (let r = await reader.read(); !r.done; r = await reader.read()) seen += r.value;
+  const status = await child.status;
+  await child.stdout.cancel();
+  assert.equal(status.code, 130);
+  assert.match(
+    seen,
+    /→ \{"jsonrpc":"2\.0","method":"notifications\/cancelled","params":\{"requestId":\d+/,
+  );
+});

@@ -18,6 +18,7 @@ import { COMMANDS, type Context, type Output, runCommand } from "./commands.ts";
 import { buildClientOptions, buildTransport } from "./connect.ts";
 import { check } from "./check.ts";
 import { demo } from "./demo.ts";
+import { shellCommand } from "./shell.ts";
 import { style } from "./format.ts";
 
 /** Exit codes, as documented in --help and the README. */
@@ -49,6 +50,7 @@ Commands:
   complete <prompt|template> <argument> <partial>   completions for an argument
   ping                          check that the server answers
   logs                          stream log messages and change notifications until Ctrl-C
+  shell                         an interactive session on one connection (history, tab completion)
   check [--call <tool>]...      health and conformance report; exit 1 when a problem is found
                                 (every server message is checked against the official schema,
                                 from --schema-dir <dir>, else downloaded once and cached)
@@ -100,7 +102,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       out.stdout(HELP);
       return args.help ? EXIT.ok : EXIT.usage;
     }
-    const command = [...COMMANDS, check, demo].find((c) =>
+    const shell = shellCommand([...COMMANDS, check], (error) => report(error, out, false));
+    const command = [...COMMANDS, check, demo, shell].find((c) =>
       c.words.every((w, i) => args.words[i] === w)
     );
     if (!command) throw new UsageError(`Unknown command "${args.words.join(" ")}"`);
