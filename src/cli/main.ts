@@ -19,6 +19,8 @@ import { buildClientOptions, buildTransport } from "./connect.ts";
 import { check } from "./check.ts";
 import { demo } from "./demo.ts";
 import { shellCommand } from "./shell.ts";
+import { proxyCommand } from "./proxy.ts";
+import { serversCommand } from "./servers.ts";
 import { style } from "./format.ts";
 
 /** Exit codes, as documented in --help and the README. */
@@ -55,6 +57,9 @@ Commands:
                                 (every server message is checked against the official schema,
                                 from --schema-dir <dir>, else downloaded once and cached)
   demo                          a tour of the fake server in testdata/ (source checkouts)
+  servers --config <file>       connect every server of a config file and report their health
+  proxy --config <file>         serve every server of a config file as one MCP server
+                                (stdio, or --http; see mcp-inspect proxy --help)
 
 Options:
   --json             print exactly one JSON document (the protocol result) on stdout
@@ -91,6 +96,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   let json = false;
   const interrupt = new AbortController();
   const onSigint = () => interrupt.abort(new CancelledError("command", "interrupted"));
+  // Commands over a config file of many servers parse their own options.
+  const many = new Map([["proxy", proxyCommand], ["servers", serversCommand]]).get(argv[0] ?? "");
+  if (many) return await many(argv.slice(1), out);
   try {
     const args = parseCli(argv);
     json = args.json;

@@ -1,0 +1,160 @@
+// The manager under load: N stdio fixture servers connected in parallel, against one alone, and
+// the client's memory per idle connection.
+//
+// Usage: deno run --allow-all --v8-flags=--expose-gc bench/manager.ts [--servers 50] [--json]
+//
+// The target is connecting N servers in at most twice the time of one. Each fixture is a Deno
+// process whose start-up costs tens of milliseconds of CPU, so on a machine with few cores the
+// servers' own start-up, not the client, bounds the parallel time: the report shows both the
+// ratio and the CPU the machine had, so the number can be read for what it is.
+
+import { parseArgs } from "node:util";
+import { availableParallelism } from "node:os";
+import { type ServerConfig, ServerManager } from "../mod.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: { servers: { type: "string", default: "50" }, json: { type: "boolean" } },
+});
+const COUNT = Number(values.servers);
+const FAST: ServerConfig = {
+  command: Deno.execPath(),
+  args: [
+    "run",
+    "--allow-all",
+    "--no-config",
+    new URL("../testdata/servers/fast.ts", import.meta.url).pathname,
+  ],
+};
+const gc = (globalThis as { gc?: () => void }).gc;
+
+function collect(): void {
+  for (let i = 0; i < 3; i++) gc?.();
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+function managerFor(): ServerManager {
+  return new ServerManager({ healthIntervalMs: 0, connectTimeoutMs: 120_000 });
+}
+
+/** Time to connect one server, median of five (the first run also warms Deno's caches). */
+async function connectOne(): Promise<number> {
+  const times: number[] = [];
+  for (let run = 0; run < 6; run++) {
+    await using manager = managerFor();
+    const started = performance.now();
+    await manager.connect("one", FAST);
+    if (run > 0) times.push(performance.now() - started);
+  }
+  return median(times);
+}
+
+async function connectMany(count: number) {
+  const configs = Object.fromEntries(
+    Array.from({ length: count }, (_, i) => [`s${i}`, FAST] as const),
+  );
+  await using manager = managerFor();
+  collect();
+  const before = Deno.memoryUsage();
+  const started = performance.now();
+  const result = await manager.setServers(configs);
+  const elapsed = performance.now() - started;
+  const failed = Object.keys(result.failed).length;
+  if (failed > 0) throw new Error(`${failed} of ${count} servers failed to connect`);
+  // Idle a moment so that start-up garbage is gone before measuring what connections keep.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  collect();
+  const after = Deno.memoryUsage();
+  const tools = manager.allTools().length;
+  return {
+    elapsed,
+    tools,
+    heapPerConnection: (after.heapUsed - before.heapUsed) / count,
+    rssPerConnection: (after.rss - before.rss) / count,
+  };
+}
+
+/**
+ * The floor: the same processes started and sent `initialize` with no client at all. What the
+ * manager adds on top of this is the client's cost.
+ */
+async function bareStart(count: number): Promise<number> {
+  const line = new TextEncoder().encode(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "b", version: "1" },
+      },
+    }) + "\n",
+  );
+  const started = performance.now();
+  await Promise.all(Array.from({ length: count }, async () => {
+    const child = new Deno.Command(FAST.command as string, {
+      args: (FAST as { args: string[] }).args,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(line);
+    const reader = child.stdout.getReader();
+    await reader.read();
+    reader.releaseLock();
+    await writer.close();
+    await child.stdout.cancel();
+    await child.status;
+  }));
+  return performance.now() - started;
+}
+
+const one = await connectOne();
+const bareOne = median([await bareStart(1), await bareStart(1), await bareStart(1)]);
+const bareAll = await bareStart(COUNT);
+const many = await connectMany(COUNT);
+const report = {
+  servers: COUNT,
+  cores: availableParallelism(),
+  connectOneMs: Math.round(one),
+  connectAllMs: Math.round(many.elapsed),
+  ratio: Number((many.elapsed / one).toFixed(2)),
+  bareOneMs: Math.round(bareOne),
+  bareAllMs: Math.round(bareAll),
+  bareRatio: Number((bareAll / bareOne).toFixed(2)),
+  overFloor: Number((many.elapsed / bareAll).toFixed(2)),
+  target: "ratio <= 2",
+  heapKiBPerIdleConnection: Math.round(many.heapPerConnection / 1024),
+  rssKiBPerIdleConnection: Math.round(many.rssPerConnection / 1024),
+  gcExposed: gc !== undefined,
+};
+if (values.json) {
+  console.log(JSON.stringify(report, null, 2));
+} else {
+  console.log(`Manager: ${COUNT} stdio servers (testdata/servers/fast.ts) in parallel`);
+  console.log(`  connect one:        ${report.connectOneMs} ms (median of 5)`);
+  console.log(
+    `  connect ${COUNT}:${
+      " ".repeat(Math.max(1, 11 - String(COUNT).length))
+    }${report.connectAllMs} ms`,
+  );
+  console.log(
+    `  ratio:              ${report.ratio}× (target ≤ 2×; ${report.cores} cores for ${COUNT} server start-ups)`,
+  );
+  console.log(
+    `  floor, no client:   ${report.bareOneMs} ms for one, ${report.bareAllMs} ms for ${COUNT} (${report.bareRatio}×): process start-up`,
+  );
+  console.log(
+    `  manager vs floor:   ${report.overFloor}× (what the client adds to process start-up)`,
+  );
+  console.log(`  client heap / idle connection: ${report.heapKiBPerIdleConnection} KiB`);
+  console.log(`  client RSS  / idle connection: ${report.rssKiBPerIdleConnection} KiB`);
+  if (!gc) console.log("  (run with --v8-flags=--expose-gc for steadier memory numbers)");
+  console.log(`  ${many.tools} tools in the registry`);
+}

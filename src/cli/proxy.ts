@@ -1,0 +1,141 @@
+// `mcp-inspect proxy --config <file>`: every server of a config file served as one MCP server,
+// over stdio (for an agent host that starts the proxy) or Streamable HTTP. The config file is
+// followed: edits apply without restarting the proxy or the servers that did not change.
+
+import { parseArgs } from "node:util";
+import {
+  ConfigError,
+  createProxyServer,
+  type HttpServerHandle,
+  loadConfig,
+  serveHttp,
+  ServerManager,
+  StdioServerTransport,
+} from "../../mod.ts";
+
+export const PROXY_HELP =
+  `Usage: mcp-inspect proxy --config <file> [--http [--host <addr>] [--port <n>] [--token <t>]]
+
+Serves the tools, resources and prompts of every server in a config file (Claude Desktop, Claude
+Code, Cursor or VS Code format) as one MCP server, under names mcp__<server>__<tool>. Allow and
+deny lists in the config apply. Edits to the file are applied as they are saved.
+
+Options:
+  -c, --config <file>  the config file
+  --http               serve Streamable HTTP instead of stdio
+  --host <addr>        address to bind with --http (default 127.0.0.1)
+  --port <n>           port with --http (default 3000; 0 picks a free one)
+  --token <t>          with --http, require "Authorization: Bearer <t>"
+                       (default: $MCP_INSPECT_PROXY_TOKEN, if set)
+  --allow-host <h>     with --http, accept this Host header too (repeatable)
+  --allow-origin <o>   with --http, accept this browser Origin (repeatable)
+  --no-watch           read the config file once
+  -v, --verbose        report server state changes and the servers' stderr
+
+Logs go to stderr; with --http the endpoint URL is printed on stdout.
+Exit codes: 0 stopped cleanly; 2 usage or config file error.`;
+
+interface Output {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/** Runs `proxy` until stdin ends (stdio) or SIGINT/SIGTERM; returns the exit code. */
+export async function proxyCommand(argv: readonly string[], out: Output): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        config: { type: "string", short: "c" },
+        http: { type: "boolean" },
+        host: { type: "string" },
+        port: { type: "string" },
+        token: { type: "string" },
+        "allow-host": { type: "string", multiple: true },
+        "allow-origin": { type: "string", multiple: true },
+        "no-watch": { type: "boolean" },
+        verbose: { type: "boolean", short: "v" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    return usage(out, (error as Error).message.split(". ")[0]!);
+  }
+  if (values.help) {
+    out.stdout(PROXY_HELP);
+    return 0;
+  }
+  if (values.config === undefined) return usage(out, "Missing --config <file>");
+  const port = Number(values.port ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    return usage(out, `Invalid --port "${values.port}"`);
+  }
+  if (!values.http && (values.host ?? values.port ?? values.token) !== undefined) {
+    return usage(out, "--host, --port and --token need --http");
+  }
+  const log = (line: string) => out.stderr(`[proxy] ${line}`);
+  const verbose = values.verbose ?? false;
+  await using manager = new ServerManager({
+    ...(verbose ? { stderr: (server, line) => log(`${server}: ${line}`) } : {}),
+  });
+  manager.on("configError", (error) => log(error.message));
+  manager.on("stateChanged", (status) => {
+    if (status.state === "failed") {
+      log(`server "${status.name}" failed: ${status.lastError?.message ?? "unknown error"}`);
+    } else if (verbose) log(`server "${status.name}" is ${status.state}`);
+  });
+  manager.on("configApplied", ({ result }) => {
+    const changed = [...result.started, ...result.restarted, ...result.stopped, ...result.updated];
+    if (changed.length > 0) log(`config applied: ${changed.length} server(s) changed`);
+  });
+  try {
+    if (values["no-watch"]) {
+      const loaded = await loadConfig(values.config);
+      for (const issue of loaded.issues) log(issue.message);
+      await manager.setServers(loaded.servers);
+    } else {
+      await manager.watch(values.config);
+    }
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    out.stderr(`error: ${error.message}`);
+    return 2;
+  }
+  using proxy = createProxyServer(manager);
+  const stop = Promise.withResolvers<void>();
+  const onSignal = () => stop.resolve();
+  Deno.addSignalListener("SIGINT", onSignal);
+  Deno.addSignalListener("SIGTERM", onSignal);
+  let http: HttpServerHandle | undefined;
+  try {
+    if (values.http) {
+      const token = values.token ?? Deno.env.get("MCP_INSPECT_PROXY_TOKEN");
+      http = serveHttp(proxy.server, {
+        hostname: values.host ?? "127.0.0.1",
+        port,
+        ...(token ? { token } : {}),
+        ...(values["allow-host"] ? { allowedHosts: values["allow-host"] } : {}),
+        ...(values["allow-origin"] ? { allowedOrigins: values["allow-origin"] } : {}),
+      });
+      out.stdout(http.url.href);
+      log(`serving ${manager.allTools().length} tools at ${http.url.href}`);
+      await stop.promise;
+    } else {
+      log(`serving ${manager.allTools().length} tools on stdio`);
+      await Promise.race([proxy.server.serve(new StdioServerTransport()), stop.promise]);
+    }
+  } finally {
+    Deno.removeSignalListener("SIGINT", onSignal);
+    Deno.removeSignalListener("SIGTERM", onSignal);
+    await http?.close();
+  }
+  return 0;
+}
+
+function usage(out: Output, message: string): number {
+  out.stderr(`error: ${message}\nRun mcp-inspect proxy --help for usage.`);
+  return 2;
+}

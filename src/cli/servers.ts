@@ -1,0 +1,111 @@
+// `mcp-inspect servers --config <file>`: connects every server of a config file at once and
+// reports each one's state, era, tools and errors: a health check of a whole config.
+
+import { parseArgs } from "node:util";
+import {
+  ConfigError,
+  loadConfig,
+  type LoadedConfig,
+  ServerManager,
+  type ServerStatus,
+} from "../../mod.ts";
+import { oneLine, style, table } from "./format.ts";
+
+export const SERVERS_HELP =
+  `Usage: mcp-inspect servers --config <file> [--tools] [--json] [--timeout <ms>]
+
+Connects every server of a config file (Claude Desktop, Claude Code, Cursor or VS Code format) at
+once and shows each one's state, protocol, tool count and last error.
+
+Options:
+  -c, --config <file>  the config file
+  --tools              also list every tool under its qualified name
+  --json               print one JSON document
+  -t, --timeout <ms>   how long each server may take to connect (default 30000)
+
+Exit codes: 0 every enabled server is ready; 2 usage or config file error; 3 a server failed.`;
+
+interface Output {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/** Runs `servers`; returns the exit code. */
+export async function serversCommand(argv: readonly string[], out: Output): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        config: { type: "string", short: "c" },
+        tools: { type: "boolean" },
+        json: { type: "boolean" },
+        timeout: { type: "string", short: "t" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    return usage(out, (error as Error).message.split(". ")[0]!);
+  }
+  if (values.help) {
+    out.stdout(SERVERS_HELP);
+    return 0;
+  }
+  if (values.config === undefined) return usage(out, "Missing --config <file>");
+  const timeoutMs = Number(values.timeout ?? 30_000);
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
+    return usage(out, `Invalid --timeout "${values.timeout}": expected milliseconds`);
+  }
+  const err = style(Deno.stderr);
+  await using manager = new ServerManager({
+    connectTimeoutMs: timeoutMs,
+    healthIntervalMs: 0,
+    maxReconnectAttempts: 0,
+  });
+  let loaded: LoadedConfig;
+  try {
+    loaded = await loadConfig(values.config);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    out.stderr(`${err.red("error:")} ${error.message}`);
+    return 2;
+  }
+  for (const issue of loaded.issues) out.stderr(`${err.bold("warning:")} ${issue.message}`);
+  await manager.setServers(loaded.servers);
+  const servers = manager.servers();
+  const tools = manager.allTools();
+  if (values.json) {
+    out.stdout(JSON.stringify(
+      {
+        servers: servers.map(({ lastError, config: _config, ...rest }) => ({
+          ...rest,
+          ...(lastError ? { lastError: lastError.message } : {}),
+        })),
+        tools: tools.map((t) => ({ server: t.server, name: t.qualifiedName, tool: t.tool.name })),
+      },
+      null,
+      2,
+    ));
+  } else {
+    out.stdout(table(servers.map(row), ["SERVER", "STATE", "PROTOCOL", "TOOLS", "NOTE"]));
+    if (values.tools) {
+      out.stdout("");
+      out.stdout(table(tools.map((t) => [t.qualifiedName, oneLine(t.tool.description)])));
+    }
+  }
+  return servers.some((s) => s.state === "failed" || s.state === "connecting") ? 3 : 0;
+}
+
+function row(status: ServerStatus): string[] {
+  const protocol = status.protocolVersion ? `${status.protocolVersion} (${status.era})` : "";
+  const note = status.lastError?.message ??
+    (status.connectMs !== undefined ? `connected in ${Math.round(status.connectMs)} ms` : "");
+  return [status.name, status.state, protocol, String(status.toolCount), oneLine(note, 100)];
+}
+
+function usage(out: Output, message: string): number {
+  out.stderr(`error: ${message}\nRun mcp-inspect servers --help for usage.`);
+  return 2;
+}

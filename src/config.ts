@@ -1,0 +1,364 @@
+/**
+ * Server configurations and the config files people already have: Claude Desktop, Cursor and
+ * Claude Code (`mcpServers`), and VS Code (`servers`, or `mcp.servers` in `settings.json`).
+ * Files are JSONC (comments and trailing commas are fine); `${VAR}`, `${env:VAR}` and
+ * `${VAR:-default}` are expanded.
+ *
+ * @module
+ */
+
+import { dirname, resolve } from "node:path";
+import { parseEnv } from "node:util";
+import {
+  findNodeAtLocation,
+  type Node,
+  type ParseError,
+  parseTree,
+  printParseErrorCode,
+} from "jsonc-parser";
+import { type EntryPath, normalizeEntry } from "./config/_entry.ts";
+import { expand } from "./config/_expand.ts";
+
+/**
+ * What every server entry may say about how the manager treats it, beyond how to reach it.
+ *
+ * @example
+ * ```ts
+ * import type { ServerPolicy } from "@mcp-inspect/client";
+ * const policy: ServerPolicy = { deny: ["delete_*"], idleTimeoutMs: 300_000 };
+ * ```
+ */
+export interface ServerPolicy {
+  /** Keep the server configured but not running (`"disabled": true` or `"enabled": false`). */
+  disabled?: boolean;
+  /** Only tools matching one of these names or glob patterns are offered. */
+  allow?: string[];
+  /** Tools matching one of these names or glob patterns are hidden and refused. */
+  deny?: string[];
+  /** Stop an idle stdio server after this long; it restarts on the next call. */
+  idleTimeoutMs?: number;
+}
+
+/**
+ * A local server, run as a child process speaking stdio.
+ *
+ * @example
+ * ```ts
+ * import type { StdioServerConfig } from "@mcp-inspect/client";
+ * const memory: StdioServerConfig = {
+ *   command: "npx",
+ *   args: ["-y", "@modelcontextprotocol/server-memory"],
+ *   env: { MEMORY_FILE_PATH: "/tmp/memory.json" },
+ * };
+ * ```
+ */
+export interface StdioServerConfig extends ServerPolicy {
+  /** Always `"stdio"` once loaded; may be left out when `command` is given. */
+  type?: "stdio";
+  /** The program to run (never through a shell). */
+  command: string;
+  /** Its arguments. */
+  args?: string[];
+  /** Variables added to its environment (`envFile` values, then `env`). */
+  env?: Record<string, string>;
+  /** Its working directory. */
+  cwd?: string;
+}
+
+/**
+ * A remote server reached over HTTP: `"http"` tries Streamable HTTP and falls back to the legacy
+ * HTTP+SSE transport; `"sse"` forces the legacy one.
+ *
+ * @example
+ * ```ts
+ * import type { HttpServerConfig } from "@mcp-inspect/client";
+ * const remote: HttpServerConfig = {
+ *   type: "http",
+ *   url: "https://example.com/mcp",
+ *   headers: { Authorization: "Bearer token" },
+ * };
+ * ```
+ */
+export interface HttpServerConfig extends ServerPolicy {
+  /** `"http"` (default when `url` is given) or `"sse"`. */
+  type?: "http" | "sse";
+  /** The MCP endpoint. */
+  url: string;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+}
+
+/**
+ * How to reach one server, and how the manager treats it.
+ *
+ * @example
+ * ```ts
+ * import type { ServerConfig } from "@mcp-inspect/client";
+ * const servers: Record<string, ServerConfig> = {
+ *   files: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "."] },
+ *   remote: { url: "https://example.com/mcp", deny: ["delete_*"] },
+ * };
+ * ```
+ */
+export type ServerConfig = StdioServerConfig | HttpServerConfig;
+
+/**
+ * A problem in a config file. Errors about the whole file are thrown by {@link loadConfig};
+ * problems with one server entry are collected in {@link LoadedConfig.issues} and the entry is
+ * skipped while the others load.
+ *
+ * @example Reporting where a config file is broken
+ * ```ts
+ * import { ConfigError, parseConfig } from "@mcp-inspect/client";
+ * try {
+ *   parseConfig('{ "mcpServers": { "a": { "command": "x" } ', { file: "mcp.json" });
+ * } catch (error) {
+ *   if (error instanceof ConfigError) console.log(error.file, error.line, error.column);
+ * }
+ * ```
+ */
+export class ConfigError extends Error {
+  /** The config file. */
+  readonly file: string;
+  /** The 1-based line of the problem, when it has a place in the file. */
+  readonly line: number | undefined;
+  /** The 1-based column of the problem, when it has a place in the file. */
+  readonly column: number | undefined;
+  /** The server entry at fault, if the problem is in one. */
+  readonly server: string | undefined;
+  /** The variable that could not be expanded, if that is the problem. */
+  readonly variable: string | undefined;
+
+  /**
+   * Creates the error; the message is built by the loader.
+   *
+   * @example
+   * ```ts
+   * import { ConfigError } from "@mcp-inspect/client";
+   * const error = new ConfigError("Cannot read config file \"x.json\": not found", { file: "x.json" });
+   * console.log(error.file);
+   * ```
+   */
+  constructor(
+    message: string,
+    where: { file: string; line?: number; column?: number; server?: string; variable?: string },
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = "ConfigError";
+    this.file = where.file;
+    this.line = where.line;
+    this.column = where.column;
+    this.server = where.server;
+    this.variable = where.variable;
+  }
+}
+
+/**
+ * Options of {@link loadConfig} and {@link parseConfig}.
+ *
+ * @example Expanding from a fixed environment
+ * ```ts
+ * import type { LoadConfigOptions } from "@mcp-inspect/client";
+ * const options: LoadConfigOptions = { env: { GITHUB_TOKEN: "t0k3n" } };
+ * ```
+ */
+export interface LoadConfigOptions {
+  /** Where `${VAR}` is looked up (default: this process's environment). */
+  env?: Readonly<Record<string, string>> | ((name: string) => string | undefined);
+  /** `${workspaceFolder}` (default: the folder holding `.vscode/`, else the file's folder). */
+  workspaceFolder?: string;
+}
+
+/**
+ * A loaded config file.
+ *
+ * @example
+ * ```ts ignore
+ * const { servers, issues } = await loadConfig(".vscode/mcp.json");
+ * for (const issue of issues) console.error(issue.message);
+ * ```
+ */
+export interface LoadedConfig {
+  /** The file, as given. */
+  file: string;
+  /** `"mcpServers"` (Claude Desktop, Cursor, Claude Code) or `"vscode"` (`servers`). */
+  format: "mcpServers" | "vscode";
+  /** The servers that loaded, by name, in file order. */
+  servers: Record<string, ServerConfig>;
+  /** The entries that were skipped, and why. */
+  issues: ConfigError[];
+}
+
+/**
+ * Reads a config file. Entries that are invalid, or use a variable that is not set, are reported
+ * in `issues` and skipped; the others load.
+ *
+ * @throws {ConfigError} when the file cannot be read, is not valid JSONC (with line and column),
+ *   or has no server list.
+ * @example Loading Claude Desktop's config
+ * ```ts ignore
+ * import { loadConfig } from "@mcp-inspect/client";
+ * const { servers } = await loadConfig(
+ *   `${Deno.env.get("HOME")}/Library/Application Support/Claude/claude_desktop_config.json`,
+ * );
+ * console.log(Object.keys(servers));
+ * ```
+ */
+export async function loadConfig(
+  file: string,
+  options: LoadConfigOptions = {},
+): Promise<LoadedConfig> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(file);
+  } catch (error) {
+    throw new ConfigError(`Cannot read config file "${file}": ${(error as Error).message}`, {
+      file,
+    }, { cause: error });
+  }
+  return parseConfig(text, { ...options, file });
+}
+
+/**
+ * Parses the text of a config file; see {@link loadConfig}.
+ *
+ * @throws {ConfigError} when the text is not valid JSONC or has no server list.
+ * @example Parsing a Claude Code `.mcp.json`
+ * ```ts
+ * import { parseConfig } from "@mcp-inspect/client";
+ * const { servers } = parseConfig(
+ *   `{ "mcpServers": { "api": { "type": "http", "url": "\${API_URL:-http://127.0.0.1:3000/mcp}" } } }`,
+ *   { file: ".mcp.json", env: {} },
+ * );
+ * console.log(servers.api); // { type: "http", url: "http://127.0.0.1:3000/mcp" }
+ * ```
+ */
+export function parseConfig(
+  text: string,
+  options: LoadConfigOptions & { file: string },
+): LoadedConfig {
+  const { file } = options;
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const first = errors[0];
+  if (first || !root) {
+    const { line, column } = locate(text, first?.offset ?? 0);
+    const what = first ? describeParseError(printParseErrorCode(first.error)) : "the file is empty";
+    throw new ConfigError(
+      `Cannot parse config file "${file}" at line ${line}, column ${column}: ${what}`,
+      { file, line, column },
+    );
+  }
+  const found = serverList(root);
+  if (!found) {
+    throw new ConfigError(
+      `Cannot load config file "${file}": expected "mcpServers" (Claude Desktop, Cursor, Claude Code) or "servers" (VS Code) at the top level`,
+      { file, line: 1, column: 1 },
+    );
+  }
+  const { format, node: list } = found;
+  const lookup = lookupOf(options.env);
+  const folder = options.workspaceFolder ?? workspaceOf(file);
+  const predefined: Record<string, string> = {
+    workspaceFolder: folder,
+    workspaceFolderBasename: folder.split(/[\\/]/).filter(Boolean).pop() ?? "",
+    userHome: lookup("HOME") ?? lookup("USERPROFILE") ?? "",
+    pathSeparator: "/",
+  };
+  const servers: Record<string, ServerConfig> = {};
+  const issues: ConfigError[] = [];
+  for (const property of list.children ?? []) {
+    const [keyNode, valueNode] = property.children ?? [];
+    if (!keyNode || !valueNode) continue;
+    const name = String(keyNode.value);
+    try {
+      servers[name] = normalizeEntry(nodeValue(valueNode), {
+        expand: (value) => expand(value, lookup, predefined),
+        readEnvFile: (path) => readEnvFile(resolve(dirname(file), path)),
+      });
+    } catch (error) {
+      const path: EntryPath = (error as { path?: EntryPath }).path ?? [];
+      const at = findNodeAtLocation(valueNode, [...path]) ?? valueNode;
+      const { line, column } = locate(text, at.offset);
+      const variable = (error as { variable?: string }).variable;
+      issues.push(
+        new ConfigError(
+          `Cannot load server "${name}" from "${file}" at line ${line}, column ${column}: ${
+            (error as Error).message
+          }`,
+          { file, line, column, server: name, ...(variable ? { variable } : {}) },
+          { cause: error },
+        ),
+      );
+    }
+  }
+  return { file, format, servers, issues };
+}
+
+/** A dotenv file, parsed by Node's own parser (the one behind `node --env-file`). */
+function readEnvFile(path: string): Record<string, string> {
+  const parsed = parseEnv(Deno.readTextFileSync(path));
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(parsed)) if (value !== undefined) env[key] = value;
+  return env;
+}
+
+function serverList(root: Node): { format: LoadedConfig["format"]; node: Node } | undefined {
+  const candidates: [LoadedConfig["format"], string[]][] = [
+    ["mcpServers", ["mcpServers"]],
+    ["vscode", ["servers"]],
+    ["vscode", ["mcp", "servers"]],
+  ];
+  if (root.type !== "object") return undefined;
+  for (const [format, path] of candidates) {
+    const node = findNodeAtLocation(root, path);
+    if (node?.type === "object") return { format, node };
+  }
+  return undefined;
+}
+
+/** The plain value of a tree node (jsonc-parser's getNodeValue, without a second parse). */
+function nodeValue(node: Node): unknown {
+  switch (node.type) {
+    case "object":
+      return Object.fromEntries(
+        (node.children ?? []).flatMap((property) => {
+          const [key, value] = property.children ?? [];
+          return key && value ? [[String(key.value), nodeValue(value)]] : [];
+        }),
+      );
+    case "array":
+      return (node.children ?? []).map(nodeValue);
+    default:
+      return node.value;
+  }
+}
+
+function lookupOf(env: LoadConfigOptions["env"]): (name: string) => string | undefined {
+  if (typeof env === "function") return env;
+  if (env) return (name) => Object.hasOwn(env, name) ? env[name] : undefined;
+  return (name) => Deno.env.get(name);
+}
+
+/** VS Code keeps `mcp.json` in `<workspace>/.vscode/`. */
+function workspaceOf(file: string): string {
+  const folder = dirname(resolve(file));
+  return folder.endsWith("/.vscode") || folder.endsWith("\\.vscode") ? dirname(folder) : folder;
+}
+
+/** 1-based line and column of an offset. */
+function locate(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return { line, column: offset - start + 1 };
+}
+
+/** "CommaExpected" → "comma expected"; "InvalidSymbol" → "invalid symbol". */
+function describeParseError(code: string): string {
+  return code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+}

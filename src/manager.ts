@@ -1,0 +1,403 @@
+/**
+ * The manager: many MCP servers kept connected and healthy, their tools, resources and prompts
+ * in one registry under qualified names, following config changes without restarting what did
+ * not change. One bad server never blocks or fails the others.
+ *
+ * @module
+ */
+
+import { Emitter } from "./_emitter.ts";
+import type { Client } from "./client.ts";
+import { loadConfig, type ServerConfig } from "./config.ts";
+import type { RequestOptions } from "./session.ts";
+import type { CallToolResult, GetPromptResult, ReadResourceResult } from "./types.ts";
+import { Registry } from "./manager/_registry.ts";
+import { type ListKind, ManagedServer, type ServerSettings } from "./manager/_server.ts";
+import { connectionKey, transportFactory } from "./manager/_transport.ts";
+import { watchFile } from "./manager/_watch.ts";
+import { ServerUnavailableError, UnknownToolError } from "./manager/errors.ts";
+import type {
+  ConfigWatcher,
+  ManagedPrompt,
+  ManagedResource,
+  ManagedResourceTemplate,
+  ManagedTool,
+  ManagerCallOptions,
+  ManagerEvents,
+  ManagerOptions,
+  ServerStatus,
+  SetServersResult,
+  WatchOptions,
+} from "./manager/types.ts";
+
+export * from "./manager/errors.ts";
+export * from "./manager/names.ts";
+export * from "./manager/types.ts";
+
+const KIND_EVENT = {
+  tools: "toolsChanged",
+  resources: "resourcesChanged",
+  prompts: "promptsChanged",
+} as const;
+
+/**
+ * Many MCP servers as one registry.
+ *
+ * @example Calling a tool of one of several servers
+ * ```ts ignore
+ * import { loadConfig, ServerManager } from "@mcp-inspect/client";
+ * await using manager = new ServerManager();
+ * await manager.setServers((await loadConfig("mcp.json")).servers);
+ * console.log(manager.allTools().map((t) => t.qualifiedName));
+ * const result = await manager.callTool("mcp__files__read_file", { path: "README.md" });
+ * ```
+ */
+export class ServerManager implements AsyncDisposable {
+  readonly #servers = new Map<string, ManagedServer>();
+  readonly #settings: ServerSettings;
+  readonly #options: ManagerOptions;
+  readonly #events: Emitter<ManagerEvents>;
+  readonly #registry = new Registry(() => [...this.#servers.values()]);
+  readonly #watchers = new Set<ConfigWatcher>();
+  #closing: Promise<void> | undefined;
+
+  /**
+   * Creates an empty manager; add servers with {@link connect}, {@link setServers} or
+   * {@link watch}.
+   *
+   * @example
+   * ```ts
+   * import { ServerManager } from "@mcp-inspect/client";
+   * const manager = new ServerManager({ idleTimeoutMs: 300_000 });
+   * await manager.close();
+   * ```
+   */
+  constructor(options: ManagerOptions = {}) {
+    this.#options = options;
+    const reconnect = options.reconnect ?? {};
+    this.#settings = {
+      clientOptions: options.clientOptions ?? {},
+      createTransport: options.createTransport ?? transportFactory(options.stderr),
+      connectTimeoutMs: options.connectTimeoutMs ?? 60_000,
+      healthIntervalMs: options.healthIntervalMs ?? 30_000,
+      healthTimeoutMs: options.healthTimeoutMs ?? 10_000,
+      idleTimeoutMs: options.idleTimeoutMs ?? 0,
+      reconnect: {
+        initialDelayMs: reconnect.initialDelayMs ?? 500,
+        maxDelayMs: reconnect.maxDelayMs ?? 30_000,
+        multiplier: reconnect.multiplier ?? 2,
+        jitter: reconnect.jitter ?? 0.3,
+      },
+      maxReconnectAttempts: options.maxReconnectAttempts ?? Infinity,
+      whileReconnecting: options.whileReconnecting ?? "wait",
+      waitTimeoutMs: options.waitTimeoutMs ?? 10_000,
+    };
+    this.#events = new Emitter(() => {});
+  }
+
+  /** Subscribes to an event; returns a function that unsubscribes. */
+  on<K extends keyof ManagerEvents>(
+    event: K,
+    listener: (payload: ManagerEvents[K]) => void,
+  ): () => void {
+    return this.#events.on(event, listener);
+  }
+
+  #server(name: string): ManagedServer {
+    const server = this.#servers.get(name);
+    if (!server) throw new ServerUnavailableError(name, "unknown");
+    return server;
+  }
+
+  #add(name: string, config: ServerConfig): ManagedServer {
+    const server = new ManagedServer(name, config, this.#settings, {
+      stateChanged: (s) => this.#servers.get(s.name) === s && this.#stateChanged(s),
+      listsChanged: (s, kinds) => this.#servers.get(s.name) === s && this.#changed(s.name, kinds),
+      log: (s, message) => this.#events.emit("log", { server: s.name, message }),
+      resourceUpdated: (s, uri) => this.#events.emit("resourceUpdated", { server: s.name, uri }),
+      diagnostic: (s, diagnostic) => this.#options.onDiagnostic?.(s.name, diagnostic),
+    });
+    this.#servers.set(name, server);
+    return server;
+  }
+
+  #stateChanged(server: ManagedServer): void {
+    this.#events.emit("stateChanged", statusOf(server));
+  }
+
+  #changed(name: string, kinds: readonly ListKind[]): void {
+    this.#registry.invalidate();
+    for (const kind of kinds) this.#events.emit(KIND_EVENT[kind], { servers: [name] });
+  }
+
+  /**
+   * Adds a server (replacing any of that name) and connects it.
+   *
+   * @throws the connection error when the first attempt fails; the server stays configured
+   *   and keeps retrying.
+   */
+  async connect(name: string, config: ServerConfig): Promise<ServerStatus> {
+    const old = this.#servers.get(name);
+    if (old) {
+      this.#servers.delete(name);
+      await old.close();
+      this.#changed(name, ["tools", "resources", "prompts"]);
+    }
+    const server = this.#add(name, config);
+    await server.start();
+    return statusOf(server);
+  }
+
+  /** Stops a server and removes it. */
+  async disconnect(name: string): Promise<void> {
+    const server = this.#servers.get(name);
+    if (!server) return;
+    this.#servers.delete(name);
+    await server.close();
+    this.#stateChanged(server);
+    this.#changed(name, ["tools", "resources", "prompts"]);
+  }
+
+  /**
+   * Makes the running servers match `configs`, all at once: unchanged servers keep their
+   * connection, changed ones restart, removed ones stop and new ones start. Policy changes
+   * (allow, deny, disabled, idle timeout) apply without reconnecting. Never rejects because of a
+   * server: failures are in the result.
+   */
+  async setServers(configs: Readonly<Record<string, ServerConfig>>): Promise<SetServersResult> {
+    const result: SetServersResult = {
+      started: [],
+      restarted: [],
+      stopped: [],
+      updated: [],
+      unchanged: [],
+      failed: {},
+    };
+    const jobs: Promise<void>[] = [];
+    const attempt = (name: string, job: () => Promise<unknown>) =>
+      jobs.push(job().then(() => {}, (error) => void (result.failed[name] = error as Error)));
+    for (const name of this.#servers.keys()) {
+      if (Object.hasOwn(configs, name)) continue;
+      result.stopped.push(name);
+      attempt(name, () => this.disconnect(name));
+    }
+    for (const [name, config] of Object.entries(configs)) {
+      const server = this.#servers.get(name);
+      if (!server) {
+        result.started.push(name);
+        attempt(name, () => this.connect(name, config));
+      } else if (connectionKey(server.config) !== connectionKey(config)) {
+        result.restarted.push(name);
+        attempt(name, () => this.connect(name, config));
+      } else if (JSON.stringify(server.config) !== JSON.stringify(config)) {
+        result.updated.push(name);
+        attempt(name, () => server.update(config));
+      } else {
+        result.unchanged.push(name);
+      }
+    }
+    await Promise.all(jobs);
+    return result;
+  }
+
+  /**
+   * Shows or hides a server's tools, resources and prompts. A disabled server's connection
+   * stays open, so enabling it again is instant.
+   */
+  async toggle(name: string, enabled: boolean): Promise<void> {
+    await this.#server(name).setEnabled(enabled);
+  }
+
+  /** Every visible tool of every enabled server, by server name then in server order. */
+  allTools(): ManagedTool[] {
+    return this.#registry.tools().filter((entry) => entry.visible).map((entry) => ({
+      server: entry.server.name,
+      qualifiedName: entry.qualifiedName,
+      tool: entry.item,
+    }));
+  }
+
+  /** Every prompt of every enabled server. */
+  allPrompts(): ManagedPrompt[] {
+    return this.#registry.prompts().filter((entry) => entry.visible).map((entry) => ({
+      server: entry.server.name,
+      qualifiedName: entry.qualifiedName,
+      prompt: entry.item,
+    }));
+  }
+
+  /** Every resource of every enabled server. */
+  allResources(): ManagedResource[] {
+    return this.#registry.resources().map(({ server, resource }) => ({
+      server: server.name,
+      resource,
+    }));
+  }
+
+  /** Every resource template of every enabled server. */
+  allResourceTemplates(): ManagedResourceTemplate[] {
+    return this.#registry.templates().map(({ server, template }) => ({
+      server: server.name,
+      template,
+    }));
+  }
+
+  /** The visible tool with that qualified name. */
+  findTool(qualifiedName: string): ManagedTool | undefined {
+    const entry = this.#registry.findTool(qualifiedName);
+    return entry?.visible
+      ? { server: entry.server.name, qualifiedName, tool: entry.item }
+      : undefined;
+  }
+
+  /** The qualified name the manager gives a server's tool, if the server lists it. */
+  qualifiedName(server: string, tool: string): string | undefined {
+    return this.#registry.tools().find((entry) =>
+      entry.server.name === server && entry.item.name === tool
+    )?.qualifiedName;
+  }
+
+  /** Calls a tool by its qualified name. */
+  callTool(
+    qualifiedName: string,
+    args?: Record<string, unknown>,
+    options?: ManagerCallOptions,
+  ): Promise<CallToolResult>;
+  /** Calls a tool by server and tool name. */
+  callTool(
+    server: string,
+    tool: string,
+    args?: Record<string, unknown>,
+    options?: ManagerCallOptions,
+  ): Promise<CallToolResult>;
+  async callTool(
+    first: string,
+    second?: string | Record<string, unknown>,
+    third?: Record<string, unknown> | ManagerCallOptions,
+    fourth?: ManagerCallOptions,
+  ): Promise<CallToolResult> {
+    if (typeof second === "string") {
+      return await this.#server(first).callTool(
+        second,
+        (third ?? {}) as Record<string, unknown>,
+        fourth ?? {},
+      );
+    }
+    // Hidden entries resolve too, so that a denied or disabled tool gets the precise refusal.
+    const entry = this.#registry.findTool(first);
+    if (!entry) throw new UnknownToolError(first);
+    return await entry.server.callTool(
+      entry.item.name,
+      second ?? {},
+      (third ?? {}) as ManagerCallOptions,
+    );
+  }
+
+  /** Renders a prompt by its qualified name. */
+  async getPrompt(
+    qualifiedName: string,
+    args: Record<string, string> = {},
+    options: ManagerCallOptions = {},
+  ): Promise<GetPromptResult> {
+    const entry = this.#registry.findPrompt(qualifiedName);
+    if (!entry) throw new UnknownToolError(qualifiedName, "prompt");
+    const server = entry.server;
+    return await server.use(async () => {
+      const { client } = await server.acquire(options);
+      return await client.getPrompt(entry.item.name, args, requestOptions(options));
+    });
+  }
+
+  /** Reads a resource from the server that offers it. */
+  async readResource(uri: string, options: ManagerCallOptions = {}): Promise<ReadResourceResult> {
+    const server = this.#registry.resourceOwner(uri);
+    if (!server) throw new UnknownToolError(uri, "resource");
+    return await server.use(async () => {
+      const { client } = await server.acquire(options);
+      return await client.readResource(uri, requestOptions(options));
+    });
+  }
+
+  /** The state of every server, in the order they were added. */
+  servers(): ServerStatus[] {
+    return [...this.#servers.values()].map(statusOf);
+  }
+
+  /** The connected client of a server, for anything the manager does not cover. */
+  client(name: string): Client | undefined {
+    return this.#servers.get(name)?.client;
+  }
+
+  /**
+   * Loads a config file, applies it with {@link setServers}, and applies it again whenever the
+   * file changes. A file that fails to load is reported as a `configError` event and the
+   * servers keep running as they are.
+   *
+   * @throws {ConfigError} when the file cannot be loaded the first time.
+   */
+  async watch(file: string, options: WatchOptions = {}): Promise<ConfigWatcher> {
+    const { debounceMs = 200, ...loadOptions } = options;
+    const apply = async () => {
+      const loaded = await loadConfig(file, loadOptions);
+      for (const issue of loaded.issues) this.#events.emit("configError", issue);
+      const result = await this.setServers(loaded.servers);
+      this.#events.emit("configApplied", { file, result });
+    };
+    await apply();
+    let queue: Promise<void> = Promise.resolve();
+    const watch = watchFile(file, debounceMs, () => {
+      queue = queue.then(apply).catch((error) => this.#events.emit("configError", error));
+    });
+    const watcher: ConfigWatcher = {
+      file,
+      close: async () => {
+        this.#watchers.delete(watcher);
+        await watch.close();
+        await queue;
+      },
+      [Symbol.asyncDispose]: () => watcher.close(),
+    };
+    this.#watchers.add(watcher);
+    return watcher;
+  }
+
+  /** Stops following config files and closes every server; no process is left behind. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      await Promise.all([...this.#watchers].map((watcher) => watcher.close()));
+      const servers = [...this.#servers.values()];
+      this.#servers.clear();
+      await Promise.all(servers.map((server) => server.close()));
+    })();
+    return this.#closing;
+  }
+
+  /** Same as {@link close}. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}
+
+function requestOptions(options: ManagerCallOptions): RequestOptions {
+  const { whileReconnecting: _w, waitTimeoutMs: _t, meta: _m, ...rest } = options;
+  return rest;
+}
+
+function statusOf(server: ManagedServer): ServerStatus {
+  const status: ServerStatus = {
+    name: server.name,
+    state: server.phase === "closed" ? "closed" : server.enabled ? server.phase : "disabled",
+    config: server.config,
+    reconnects: server.reconnects,
+    toolCount: server.tools.length,
+  };
+  if (server.era) status.era = server.era;
+  if (server.protocolVersion) status.protocolVersion = server.protocolVersion;
+  if (server.serverInfo) status.serverInfo = server.serverInfo;
+  if (server.pid !== undefined) status.pid = server.pid;
+  if (server.lastError) status.lastError = server.lastError;
+  if (server.connectedAt !== undefined) status.connectedAt = server.connectedAt;
+  if (server.connectMs !== undefined) status.connectMs = server.connectMs;
+  if (server.lastCallAt !== undefined) status.lastCallAt = server.lastCallAt;
+  return status;
+}

@@ -1,0 +1,429 @@
+// One managed server: its connection, its lists, and the loops that keep it healthy
+// (reconnection with backoff, liveness checks, idle shutdown and lazy restart).
+
+import { Client, type ClientOptions } from "../client.ts";
+import type { ServerConfig } from "../config.ts";
+import type { Diagnostic } from "../errors.ts";
+import type { RequestOptions } from "../session.ts";
+import { StdioTransport } from "../transport/stdio.ts";
+import type { Transport } from "../transport/transport.ts";
+import type {
+  CallToolResult,
+  DiscoveryVerdict,
+  Implementation,
+  LogMessage,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  Tool,
+} from "../types.ts";
+import { refusal } from "./_filter.ts";
+import { fetchLists, type ListKind, type Lists } from "./_lists.ts";
+import { MetaTransport } from "./_meta_transport.ts";
+import { tracedToolCall } from "./_tracing.ts";
+import { Waiters } from "./_waiters.ts";
+import { ServerUnavailableError, ToolDeniedError } from "./errors.ts";
+import type { JsonObject } from "../jsonrpc.ts";
+
+/** Where a server is, apart from being toggled off. */
+export type Phase = "connecting" | "ready" | "failed" | "idle" | "closed";
+
+export type { ListKind } from "./_lists.ts";
+
+/** Everything the manager decides for all servers. */
+export interface ServerSettings {
+  clientOptions: Omit<ClientOptions, "signal" | "listeners" | "name" | "discovery">;
+  createTransport: (name: string, config: ServerConfig) => Transport;
+  connectTimeoutMs: number;
+  healthIntervalMs: number;
+  healthTimeoutMs: number;
+  idleTimeoutMs: number;
+  reconnect: { initialDelayMs: number; maxDelayMs: number; multiplier: number; jitter: number };
+  maxReconnectAttempts: number;
+  whileReconnecting: "wait" | "fail";
+  waitTimeoutMs: number;
+}
+
+/** What a server tells the manager. */
+export interface ServerHooks {
+  stateChanged(server: ManagedServer): void;
+  listsChanged(server: ManagedServer, kinds: readonly ListKind[]): void;
+  log(server: ManagedServer, message: LogMessage): void;
+  resourceUpdated(server: ManagedServer, uri: string): void;
+  diagnostic(server: ManagedServer, diagnostic: Diagnostic): void;
+}
+
+/** Options of one call through the manager. */
+export interface CallOptions extends RequestOptions {
+  whileReconnecting?: "wait" | "fail";
+  waitTimeoutMs?: number;
+  meta?: JsonObject;
+}
+
+const ALL_KINDS: readonly ListKind[] = ["tools", "resources", "prompts"];
+
+export class ManagedServer implements Lists {
+  readonly name: string;
+  config: ServerConfig;
+  readonly #settings: ServerSettings;
+  readonly #hooks: ServerHooks;
+  readonly #stop = new AbortController();
+  readonly #waiters = new Waiters<Client>();
+  #phase: Phase = "idle";
+  #enabled: boolean;
+  #client: Client | undefined;
+  #transport: MetaTransport | undefined;
+  #generation = 0;
+  #connecting: Promise<Client> | undefined;
+  #failures = 0;
+  #gaveUp = false;
+  #retryTimer: ReturnType<typeof setTimeout> | undefined;
+  #healthTimer: ReturnType<typeof setTimeout> | undefined;
+  #idleTimer: ReturnType<typeof setTimeout> | undefined;
+  #inFlight = 0;
+  /** Clients being closed in the background; close() waits for them so nothing outlives it. */
+  readonly #closingClients = new Set<Promise<void>>();
+  #discovery: DiscoveryVerdict | undefined;
+  #everConnected = false;
+  tools: Tool[] = [];
+  resources: Resource[] = [];
+  templates: ResourceTemplate[] = [];
+  prompts: Prompt[] = [];
+  lastError: Error | undefined;
+  connectedAt: number | undefined;
+  connectMs: number | undefined;
+  lastCallAt: number | undefined;
+  reconnects = 0;
+  pid: number | undefined;
+  era: "modern" | "legacy" | undefined;
+  protocolVersion: string | undefined;
+  serverInfo: Implementation | undefined;
+
+  constructor(name: string, config: ServerConfig, settings: ServerSettings, hooks: ServerHooks) {
+    this.name = name;
+    this.config = config;
+    this.#settings = settings;
+    this.#hooks = hooks;
+    this.#enabled = !config.disabled;
+  }
+
+  get phase(): Phase {
+    return this.#phase;
+  }
+
+  get enabled(): boolean {
+    return this.#enabled;
+  }
+
+  /** The connected client, if any. */
+  get client(): Client | undefined {
+    return this.#client;
+  }
+
+  /** Connects unless the config says the server is disabled. Rejects when the first try fails. */
+  async start(): Promise<void> {
+    if (!this.#enabled) {
+      this.#hooks.stateChanged(this);
+      return;
+    }
+    await this.#connect();
+  }
+
+  /** Applies policy changes (allow, deny, disabled, idle timeout) without reconnecting. */
+  async update(config: ServerConfig): Promise<void> {
+    this.config = config;
+    this.#armIdle();
+    this.#hooks.listsChanged(this, ["tools"]);
+    await this.setEnabled(!config.disabled);
+  }
+
+  async setEnabled(enabled: boolean): Promise<void> {
+    if (enabled === this.#enabled) return;
+    this.#enabled = enabled;
+    this.#hooks.stateChanged(this);
+    this.#hooks.listsChanged(this, ALL_KINDS);
+    if (enabled && !this.#everConnected && this.#phase === "idle") await this.#connect();
+  }
+
+  #setPhase(phase: Phase): void {
+    if (this.#phase === phase) return;
+    this.#phase = phase;
+    this.#hooks.stateChanged(this);
+  }
+
+  #connect(): Promise<Client> {
+    if (this.#connecting) return this.#connecting;
+    if (this.#phase === "closed") {
+      return Promise.reject(new ServerUnavailableError(this.name, "closed", this.lastError));
+    }
+    clearTimeout(this.#retryTimer);
+    const generation = ++this.#generation;
+    this.#setPhase("connecting");
+    const attempt = this.#open(generation).then(
+      (client) => {
+        this.#connecting = undefined;
+        return client;
+      },
+      (error) => {
+        this.#connecting = undefined;
+        if (generation === this.#generation && this.#phase !== "closed") this.#fail(error);
+        throw error;
+      },
+    );
+    this.#connecting = attempt;
+    return attempt;
+  }
+
+  async #open(generation: number): Promise<Client> {
+    const started = performance.now();
+    const transport = new MetaTransport(this.#settings.createTransport(this.name, this.config));
+    const timeout = new AbortController();
+    const timer = setTimeout(
+      () => timeout.abort(new Error(`no answer within ${this.#settings.connectTimeoutMs} ms`)),
+      this.#settings.connectTimeoutMs,
+    );
+    const current = () => generation === this.#generation;
+    let client: Client;
+    try {
+      client = await Client.connect(transport, {
+        ...this.#settings.clientOptions,
+        name: this.name,
+        signal: AbortSignal.any([this.#stop.signal, timeout.signal]),
+        ...(this.#discovery ? { discovery: this.#discovery } : {}),
+        onDiagnostic: (diagnostic) => this.#hooks.diagnostic(this, diagnostic),
+        listeners: {
+          close: (reason) => current() && this.#lost(reason),
+          toolsListChanged: () => current() && void this.#refresh(["tools"]),
+          promptsListChanged: () => current() && void this.#refresh(["prompts"]),
+          resourcesListChanged: () => current() && void this.#refresh(["resources"]),
+          log: (message) => this.#hooks.log(this, message),
+          resourceUpdated: ({ uri }) => this.#hooks.resourceUpdated(this, uri),
+        },
+      });
+    } finally {
+      clearTimeout(timer);
+    }
+    if (!current() || this.#phase === "closed") {
+      await client.close();
+      throw new ServerUnavailableError(this.name, "closed");
+    }
+    this.#client = client;
+    this.#transport = transport;
+    this.#discovery = client.discovery;
+    this.era = client.era;
+    this.protocolVersion = client.protocolVersion;
+    this.serverInfo = client.serverInfo;
+    this.pid = transport.inner instanceof StdioTransport ? transport.inner.pid : undefined;
+    await this.#fetch(client, ALL_KINDS);
+    if (!current()) throw new ServerUnavailableError(this.name, this.#phase, this.lastError);
+    if (this.#everConnected) this.reconnects++;
+    this.#everConnected = true;
+    this.#failures = 0;
+    this.#gaveUp = false;
+    this.connectedAt = Date.now();
+    this.connectMs = performance.now() - started;
+    this.#setPhase("ready");
+    this.#hooks.listsChanged(this, ALL_KINDS);
+    this.#armHealth();
+    this.#armIdle();
+    this.#waiters.resolve(client);
+    return client;
+  }
+
+  /** Reads the lists the server advertises; a list that fails keeps its last value. */
+  async #fetch(client: Client, kinds: readonly ListKind[]): Promise<void> {
+    const lists = await fetchLists(
+      client,
+      kinds,
+      this,
+      (what, error) =>
+        this.#hooks.diagnostic(this, {
+          kind: "unexpected-message",
+          message: `Cannot list ${what} of server "${this.name}": ${error.message}`,
+        }),
+    );
+    Object.assign(this, lists);
+  }
+
+  async #refresh(kinds: readonly ListKind[]): Promise<void> {
+    const client = this.#client;
+    if (!client) return;
+    await this.#fetch(client, kinds);
+    if (client === this.#client) this.#hooks.listsChanged(this, kinds);
+  }
+
+  /** The connection died on its own (the process exited, the socket dropped). */
+  #lost(reason: Error): void {
+    if (this.#phase !== "ready" && this.#phase !== "connecting") return;
+    this.#detach();
+    this.#fail(reason);
+  }
+
+  #fail(error: Error): void {
+    this.lastError = error;
+    this.#setPhase("failed");
+    this.#scheduleRetry();
+  }
+
+  /** Exponential backoff with jitter, so that many servers failing together do not retry in step. */
+  #scheduleRetry(): void {
+    clearTimeout(this.#retryTimer);
+    if (this.#failures >= this.#settings.maxReconnectAttempts) {
+      this.#gaveUp = true;
+      this.#waiters.reject(
+        new ServerUnavailableError(this.name, "failed", this.lastError, "it gave up reconnecting"),
+      );
+      return;
+    }
+    const { initialDelayMs, maxDelayMs, multiplier, jitter } = this.#settings.reconnect;
+    const base = Math.min(maxDelayMs, initialDelayMs * multiplier ** this.#failures++);
+    const delay = base * (1 - jitter * Math.random());
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = undefined;
+      this.#connect().catch(() => {});
+    }, delay);
+  }
+
+  /** Whether a retry is coming; false once the attempts are spent. */
+  get retrying(): boolean {
+    return this.#phase === "connecting" || (this.#phase === "failed" && !this.#gaveUp);
+  }
+
+  #armHealth(): void {
+    clearTimeout(this.#healthTimer);
+    const interval = this.#settings.healthIntervalMs;
+    if (!(interval > 0) || interval === Infinity) return;
+    this.#healthTimer = setTimeout(() => void this.#check(), interval);
+  }
+
+  /**
+   * The liveness check. `Client.ping()` sends `ping` in the legacy era and `server/discover` in
+   * the modern era, which has no ping; this is the one place to change if that differs.
+   */
+  async #check(): Promise<void> {
+    const client = this.#client;
+    if (!client || this.#phase !== "ready") return;
+    try {
+      await client.ping({ timeoutMs: this.#settings.healthTimeoutMs });
+    } catch (error) {
+      if (client !== this.#client) return;
+      const reason = new Error(
+        `Server "${this.name}" failed its liveness check: ${(error as Error).message}`,
+        { cause: error },
+      );
+      this.#retire(this.#detach());
+      this.#fail(reason);
+      return;
+    }
+    if (client === this.#client) this.#armHealth();
+  }
+
+  #idleTimeoutMs(): number {
+    if (this.config.type !== "stdio" && !("command" in this.config)) return 0;
+    return this.config.idleTimeoutMs ?? this.#settings.idleTimeoutMs;
+  }
+
+  #armIdle(): void {
+    clearTimeout(this.#idleTimer);
+    this.#idleTimer = undefined;
+    const timeout = this.#idleTimeoutMs();
+    if (!(timeout > 0) || this.#inFlight > 0 || this.#phase !== "ready") return;
+    this.#idleTimer = setTimeout(() => {
+      if (this.#inFlight > 0 || this.#phase !== "ready") return;
+      this.#retire(this.#detach());
+      this.#setPhase("idle");
+    }, timeout);
+  }
+
+  #retire(client: Client | undefined): void {
+    if (!client) return;
+    const closing = client.close().catch(() => {}).finally(() =>
+      this.#closingClients.delete(closing)
+    );
+    this.#closingClients.add(closing);
+  }
+
+  /** Forgets the current client so that its events are ignored; returns it for closing. */
+  #detach(): Client | undefined {
+    const client = this.#client;
+    this.#generation++;
+    this.#client = undefined;
+    this.#transport = undefined;
+    this.pid = undefined;
+    clearTimeout(this.#healthTimer);
+    clearTimeout(this.#idleTimer);
+    return client;
+  }
+
+  /** A client ready for a call: waits for a reconnection or restarts an idle server. */
+  async acquire(options: CallOptions): Promise<{ client: Client; transport: MetaTransport }> {
+    if (!this.#enabled) throw new ServerUnavailableError(this.name, "disabled");
+    if (this.#phase === "idle") await this.#connect();
+    if (this.#phase === "closed") {
+      throw new ServerUnavailableError(this.name, "closed", this.lastError);
+    }
+    if (this.#phase !== "ready") {
+      const mode = options.whileReconnecting ?? this.#settings.whileReconnecting;
+      if (mode === "fail" || !this.retrying) {
+        throw new ServerUnavailableError(this.name, this.#phase, this.lastError);
+      }
+      const waitMs = options.waitTimeoutMs ?? this.#settings.waitTimeoutMs;
+      await this.#waiters.wait(waitMs, options.signal, () =>
+        new ServerUnavailableError(
+          this.name,
+          this.#phase,
+          this.lastError,
+          `it did not become ready within ${waitMs} ms (it is ${this.#phase}${
+            this.lastError ? `; last error: ${this.lastError.message}` : ""
+          })`,
+        ));
+    }
+    return { client: this.#client!, transport: this.#transport! };
+  }
+
+  /** Calls a tool, refusing denied ones without contacting the server. */
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<CallToolResult> {
+    const refused = refusal(this.config, tool);
+    if (refused) throw new ToolDeniedError(this.name, tool, refused.rule, refused.pattern);
+    const { whileReconnecting: _w, waitTimeoutMs: _t, meta: incoming, ...request } = options;
+    return await this.use(() =>
+      tracedToolCall(this.name, tool, incoming, async (meta) => {
+        const { client, transport } = await this.acquire(options);
+        const unqueue = Object.keys(meta).length > 0 ? transport.expectCall(tool, meta) : undefined;
+        try {
+          return await client.callTool(tool, args, request);
+        } finally {
+          unqueue?.();
+        }
+      })
+    );
+  }
+
+  /** Runs work that uses the connection: the server does not go idle meanwhile. */
+  async use<T>(work: () => Promise<T>): Promise<T> {
+    this.#inFlight++;
+    clearTimeout(this.#idleTimer);
+    this.lastCallAt = Date.now();
+    try {
+      return await work();
+    } finally {
+      this.#inFlight--;
+      this.#armIdle();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#phase === "closed") return;
+    this.#phase = "closed";
+    this.#stop.abort(new ServerUnavailableError(this.name, "closed"));
+    clearTimeout(this.#retryTimer);
+    this.#waiters.reject(new ServerUnavailableError(this.name, "closed"));
+    const client = this.#detach();
+    await Promise.allSettled([client?.close(), this.#connecting, ...this.#closingClients]);
+    this.#hooks.stateChanged(this);
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * Errors the {@link ServerManager} raises itself, before or instead of contacting a server.
+ *
+ * @module
+ */
+
+/**
+ * A tool call refused because the server's `deny` list matches the tool, or its `allow` list
+ * does not. The server is never contacted.
+ *
+ * @example
+ * ```ts ignore
+ * try {
+ *   await manager.callTool("db", "drop_table", {});
+ * } catch (error) {
+ *   if (error instanceof ToolDeniedError) console.error(error.rule, error.pattern);
+ * }
+ * ```
+ */
+export class ToolDeniedError extends Error {
+  /** The server's name. */
+  readonly server: string;
+  /** The tool's own name. */
+  readonly tool: string;
+  /** `"deny"`: a deny pattern matched; `"allow"`: no allow pattern matched. */
+  readonly rule: "deny" | "allow";
+  /** The deny pattern that matched. */
+  readonly pattern: string | undefined;
+
+  /**
+   * Builds the message from the fields.
+   *
+   * @example
+   * ```ts
+   * import { ToolDeniedError } from "@mcp-inspect/client";
+   * console.log(new ToolDeniedError("db", "drop_table", "deny", "drop_*").message);
+   * ```
+   */
+  constructor(server: string, tool: string, rule: "deny" | "allow", pattern?: string) {
+    super(
+      rule === "deny"
+        ? `Tool "${tool}" of server "${server}" is refused: it matches the deny list ("${pattern}")`
+        : `Tool "${tool}" of server "${server}" is refused: it is not in the allow list`,
+    );
+    this.name = "ToolDeniedError";
+    this.server = server;
+    this.tool = tool;
+    this.rule = rule;
+    this.pattern = pattern;
+  }
+}
+
+/**
+ * A qualified tool or prompt name, or a resource URI, that no configured server offers.
+ *
+ * @example
+ * ```ts
+ * import { UnknownToolError } from "@mcp-inspect/client";
+ * console.log(new UnknownToolError("mcp__files__read").message);
+ * ```
+ */
+export class UnknownToolError extends Error {
+  /** The qualified name asked for. */
+  readonly qualifiedName: string;
+
+  /**
+   * Builds the message from the name.
+   *
+   * @example
+   * ```ts
+   * import { UnknownToolError } from "@mcp-inspect/client";
+   * const error = new UnknownToolError("mcp__a__b", "prompt");
+   * ```
+   */
+  constructor(qualifiedName: string, kind: "tool" | "prompt" | "resource" = "tool") {
+    super(`Unknown ${kind} "${qualifiedName}": no configured server offers it`);
+    this.name = "UnknownToolError";
+    this.qualifiedName = qualifiedName;
+  }
+}
+
+/**
+ * A server that cannot take a call now: unknown, disabled, closed, or failed and not back in
+ * time. `cause` holds the server's last error, if any.
+ *
+ * @example
+ * ```ts ignore
+ * try {
+ *   await manager.callTool("mcp__files__read", { path: "a" }, { whileReconnecting: "fail" });
+ * } catch (error) {
+ *   if (error instanceof ServerUnavailableError) console.error(error.server, error.state);
+ * }
+ * ```
+ */
+export class ServerUnavailableError extends Error {
+  /** The server's name. */
+  readonly server: string;
+  /** Its state when the call gave up, or `"unknown"` when no server has that name. */
+  readonly state: string;
+
+  /**
+   * Builds the message from the fields and the last error.
+   *
+   * @example
+   * ```ts
+   * import { ServerUnavailableError } from "@mcp-inspect/client";
+   * console.log(new ServerUnavailableError("files", "disabled").message);
+   * ```
+   */
+  constructor(server: string, state: string, lastError?: Error, detail?: string) {
+    const why = state === "unknown"
+      ? "no server has that name"
+      : detail ?? `it is ${state}${lastError ? ` (last error: ${lastError.message})` : ""}`;
+    super(`Server "${server}" is not available: ${why}`, lastError ? { cause: lastError } : {});
+    this.name = "ServerUnavailableError";
+    this.server = server;
+    this.state = state;
+  }
+}

@@ -1,0 +1,273 @@
+/**
+ * The public types of the {@link ServerManager}: its options, events, and what it reports.
+ *
+ * @module
+ */
+
+import type { ClientOptions } from "../client.ts";
+import type { ConfigError, LoadConfigOptions, ServerConfig } from "../config.ts";
+import type { Diagnostic } from "../errors.ts";
+import type { JsonObject } from "../jsonrpc.ts";
+import type { RequestOptions } from "../session.ts";
+import type { Transport } from "../transport/transport.ts";
+import type {
+  Implementation,
+  LogMessage,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  Tool,
+} from "../types.ts";
+
+/**
+ * A server's state: `connecting`, `ready`, `failed` (reconnecting with backoff), `disabled`
+ * (toggled off; its connection may stay open), `idle` (stopped after its idle timeout; restarts
+ * on the next call) or `closed` (removed, or the manager closed).
+ *
+ * @example
+ * ```ts
+ * import type { ServerState } from "@mcp-inspect/client";
+ * const usable = (state: ServerState) => state === "ready" || state === "idle";
+ * ```
+ */
+export type ServerState = "connecting" | "ready" | "failed" | "disabled" | "idle" | "closed";
+
+/**
+ * What {@link ServerManager.servers} tells about one server.
+ *
+ * @example
+ * ```ts ignore
+ * for (const s of manager.servers()) console.log(s.name, s.state, s.lastError?.message);
+ * ```
+ */
+export interface ServerStatus {
+  /** The server's name in the config. */
+  name: string;
+  /** Its state. */
+  state: ServerState;
+  /** Its config. */
+  config: ServerConfig;
+  /** `"modern"` or `"legacy"`, once connected. */
+  era?: "modern" | "legacy";
+  /** The negotiated protocol revision, once connected. */
+  protocolVersion?: string;
+  /** What the server says it is. */
+  serverInfo?: Implementation;
+  /** The process id of a running stdio server. */
+  pid?: number;
+  /** The last error: a failed start, a lost connection, a failed liveness check. */
+  lastError?: Error;
+  /** When the current connection was made (ms since the epoch). */
+  connectedAt?: number;
+  /** How long the last successful connection took, in ms. */
+  connectMs?: number;
+  /** When the last call started (ms since the epoch). */
+  lastCallAt?: number;
+  /** How many times it reconnected after a first success. */
+  reconnects: number;
+  /** How many tools it offers, before allow and deny lists. */
+  toolCount: number;
+}
+
+/**
+ * A tool in the registry.
+ *
+ * @example
+ * ```ts ignore
+ * const entry = manager.findTool("mcp__files__read_file");
+ * console.log(entry?.server, entry?.tool.inputSchema);
+ * ```
+ */
+export interface ManagedTool {
+  /** The server offering it. */
+  server: string;
+  /** The name to call it by through the manager: `mcp__<server>__<tool>`. */
+  qualifiedName: string;
+  /** The tool as the server lists it. */
+  tool: Tool;
+}
+
+/**
+ * A prompt in the registry.
+ *
+ * @example
+ * ```ts ignore
+ * for (const { qualifiedName, prompt } of manager.allPrompts()) console.log(qualifiedName, prompt.description);
+ * ```
+ */
+export interface ManagedPrompt {
+  /** The server offering it. */
+  server: string;
+  /** `mcp__<server>__<prompt>`. */
+  qualifiedName: string;
+  /** The prompt as the server lists it. */
+  prompt: Prompt;
+}
+
+/**
+ * A resource in the registry.
+ *
+ * @example
+ * ```ts ignore
+ * for (const { server, resource } of manager.allResources()) console.log(server, resource.uri);
+ * ```
+ */
+export interface ManagedResource {
+  /** The server offering it. */
+  server: string;
+  /** The resource as the server lists it. */
+  resource: Resource;
+}
+
+/**
+ * A resource template in the registry.
+ *
+ * @example
+ * ```ts ignore
+ * console.log(manager.allResourceTemplates().map((t) => t.template.uriTemplate));
+ * ```
+ */
+export interface ManagedResourceTemplate {
+  /** The server offering it. */
+  server: string;
+  /** The template as the server lists it. */
+  template: ResourceTemplate;
+}
+
+/**
+ * The events of a {@link ServerManager}.
+ *
+ * @example
+ * ```ts ignore
+ * manager.on("toolsChanged", () => publish(manager.allTools()));
+ * manager.on("stateChanged", (s) => console.error(s.name, s.state));
+ * ```
+ */
+export interface ManagerEvents {
+  /** The visible tools may have changed (list_changed, reconnect, toggle, setServers). */
+  toolsChanged: { servers: string[] };
+  /** The visible resources or templates may have changed. */
+  resourcesChanged: { servers: string[] };
+  /** The visible prompts may have changed. */
+  promptsChanged: { servers: string[] };
+  /** A server changed state. */
+  stateChanged: ServerStatus;
+  /** A server logged a message. */
+  log: { server: string; message: LogMessage };
+  /** A subscribed resource of a server changed. */
+  resourceUpdated: { server: string; uri: string };
+  /** A watched config file could not be applied, or has entries that were skipped. */
+  configError: ConfigError;
+  /** A watched config file was applied. */
+  configApplied: { file: string; result: SetServersResult };
+}
+
+/**
+ * Options of {@link ServerManager}.
+ *
+ * @example Fast health checks and fail-fast calls
+ * ```ts
+ * import { ServerManager } from "@mcp-inspect/client";
+ * await using manager = new ServerManager({ healthIntervalMs: 5_000, whileReconnecting: "fail" });
+ * ```
+ */
+export interface ManagerOptions {
+  /** Options for every client (clientInfo, handlers, timeouts, protocol). */
+  clientOptions?: Omit<ClientOptions, "signal" | "listeners" | "name" | "discovery">;
+  /** Builds a server's transport (default: stdio for `command`, HTTP for `url`). */
+  createTransport?: (name: string, config: ServerConfig) => Transport;
+  /** Receives each stderr line of stdio servers (default: kept for error messages only). */
+  stderr?: (server: string, line: string) => void;
+  /** Receives non-fatal oddities of every server. */
+  onDiagnostic?: (server: string, diagnostic: Diagnostic) => void;
+  /** How long a connection attempt may take (60 s). */
+  connectTimeoutMs?: number;
+  /** Time between liveness checks of a ready server (30 s; 0 turns them off). */
+  healthIntervalMs?: number;
+  /** How long a liveness check waits for its answer (10 s). */
+  healthTimeoutMs?: number;
+  /** Reconnection backoff: first delay (500 ms), doubling up to `maxDelayMs` (30 s), ±`jitter`. */
+  reconnect?: {
+    initialDelayMs?: number;
+    maxDelayMs?: number;
+    multiplier?: number;
+    jitter?: number;
+  };
+  /** Failed attempts in a row before a server stays `failed` (unlimited). */
+  maxReconnectAttempts?: number;
+  /** What a call does while its server reconnects: `"wait"` (default, bounded) or `"fail"`. */
+  whileReconnecting?: "wait" | "fail";
+  /** How long a waiting call waits (10 s). */
+  waitTimeoutMs?: number;
+  /** Stop stdio servers unused for this long, restarting them on the next call (0: never). */
+  idleTimeoutMs?: number;
+}
+
+/**
+ * Options of a call through the manager.
+ *
+ * @example
+ * ```ts ignore
+ * await manager.callTool("mcp__files__read", { path: "a" }, { whileReconnecting: "fail" });
+ * ```
+ */
+export interface ManagerCallOptions extends RequestOptions {
+  /** Overrides {@link ManagerOptions.whileReconnecting} for this call. */
+  whileReconnecting?: "wait" | "fail";
+  /** Overrides {@link ManagerOptions.waitTimeoutMs} for this call. */
+  waitTimeoutMs?: number;
+  /** `_meta` of an incoming request to pass on, and to read a parent trace context from. */
+  meta?: JsonObject;
+}
+
+/**
+ * What {@link ServerManager.setServers} did, by server name.
+ *
+ * @example
+ * ```ts ignore
+ * const result = await manager.setServers(servers);
+ * for (const [name, error] of Object.entries(result.failed)) console.error(name, error.message);
+ * ```
+ */
+export interface SetServersResult {
+  /** New servers. */
+  started: string[];
+  /** Servers whose connection settings changed. */
+  restarted: string[];
+  /** Servers no longer configured. */
+  stopped: string[];
+  /** Servers whose allow, deny, disabled or idle settings changed, without reconnecting. */
+  updated: string[];
+  /** Servers left as they were. */
+  unchanged: string[];
+  /** Started or restarted servers whose first attempt failed (they keep retrying). */
+  failed: Record<string, Error>;
+}
+
+/**
+ * A watched config file; closing it stops following the file.
+ *
+ * @example
+ * ```ts ignore
+ * await using watcher = await manager.watch(".vscode/mcp.json");
+ * ```
+ */
+export interface ConfigWatcher extends AsyncDisposable {
+  /** The file followed. */
+  readonly file: string;
+  /** Stops following the file; the servers keep running. */
+  close(): Promise<void>;
+}
+
+/**
+ * Options of {@link ServerManager.watch}.
+ *
+ * @example
+ * ```ts ignore
+ * await manager.watch("mcp.json", { debounceMs: 100, env: { TOKEN: "x" } });
+ * ```
+ */
+export interface WatchOptions extends LoadConfigOptions {
+  /** Quiet time after the last change before the file is read again (200 ms). */
+  debounceMs?: number;
+}

@@ -1,0 +1,245 @@
+// One client connection to an McpServer: raw JSON-RPC dispatch for both eras. Every incoming
+// message names the channel its related messages go out on (its progress, its logs, its
+// response): stdout for stdio, the POST's own stream for HTTP. Messages that belong to no request
+// (list changes, logs) go on the connection's default channel, or on `subscriptions/listen`
+// streams in the modern era.
+
+import { McpError } from "../errors.ts";
+import { ErrorCode, type JsonObject, type JsonRpcMessage, type RequestId } from "../jsonrpc.ts";
+import { LEGACY_PROTOCOL_VERSIONS, type LoggingLevel, MODERN_PROTOCOL_VERSIONS } from "../types.ts";
+import type { ServerDefinition, ServerRequestContext } from "./server.ts";
+
+/** Where outgoing messages go. */
+export interface Channel {
+  send(message: JsonRpcMessage): void;
+}
+
+const LEVELS: readonly LoggingLevel[] = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+];
+const META_VERSION = "io.modelcontextprotocol/protocolVersion";
+const META_LOG_LEVEL = "io.modelcontextprotocol/logLevel";
+const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
+const META_SUBSCRIPTION = "io.modelcontextprotocol/subscriptionId";
+/** Results the modern era lets clients cache; a proxy's lists change, so they say ttlMs 0. */
+const CACHEABLE = new Set([
+  "tools/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "prompts/list",
+]);
+
+export type ListKind = "tools" | "resources" | "prompts";
+const FILTER_KEY = {
+  tools: "toolsListChanged",
+  resources: "resourcesListChanged",
+  prompts: "promptsListChanged",
+} as const;
+
+function atLeast(level: string, threshold: string | undefined): boolean {
+  if (threshold === undefined) return true;
+  return LEVELS.indexOf(level as LoggingLevel) >= LEVELS.indexOf(threshold as LoggingLevel);
+}
+
+export class ServerConnection {
+  readonly #definition: ServerDefinition;
+  readonly #default: Channel | undefined;
+  readonly #onClose: () => void;
+  readonly #inFlight = new Map<RequestId, AbortController>();
+  readonly #listens = new Map<RequestId, { filter: JsonObject; channel: Channel }>();
+  #legacy = false;
+  #logLevel: string | undefined;
+  #closed = false;
+
+  constructor(definition: ServerDefinition, channel: Channel | undefined, onClose: () => void) {
+    this.#definition = definition;
+    this.#default = channel;
+    this.#onClose = onClose;
+  }
+
+  /** Whether a request is still being answered. */
+  get busy(): boolean {
+    return this.#inFlight.size > 0 || this.#listens.size > 0;
+  }
+
+  receive(message: JsonRpcMessage, channel: Channel | undefined = this.#default): void {
+    if (this.#closed || !("method" in message)) return; // responses: we send no requests
+    if (!("id" in message)) {
+      if (message.method === "notifications/cancelled") {
+        this.cancel(message.params?.requestId as RequestId);
+      }
+      return;
+    }
+    const { id, method } = message;
+    const params = message.params ?? {};
+    const reply = (body: { result: JsonObject } | { error: JsonObject }) =>
+      channel?.send({ jsonrpc: "2.0", id, ...body } as JsonRpcMessage);
+    const controller = new AbortController();
+    this.#inFlight.set(id, controller);
+    Promise.resolve()
+      .then(() => this.#answer(method, params, id, controller.signal, channel))
+      .then(
+        (result) => result && !controller.signal.aborted && reply({ result }),
+        (error) => !controller.signal.aborted && reply({ error: toWire(error) }),
+      )
+      .finally(() => {
+        if (this.#inFlight.get(id) === controller) this.#inFlight.delete(id);
+      });
+  }
+
+  /** Stops work on a request; spec: a cancelled request gets no response. */
+  cancel(id: RequestId): void {
+    this.#inFlight.get(id)?.abort(new Error("cancelled by the client"));
+    this.#listens.delete(id);
+  }
+
+  async #answer(
+    method: string,
+    params: JsonObject,
+    id: RequestId,
+    signal: AbortSignal,
+    channel: Channel | undefined,
+  ): Promise<JsonObject | undefined> {
+    const definition = this.#definition;
+    const meta = (params._meta ?? {}) as JsonObject;
+    const requested = meta[META_VERSION];
+    if (method === "initialize") {
+      this.#legacy = true;
+      const offered = String(params.protocolVersion ?? "");
+      const result: JsonObject = {
+        protocolVersion: LEGACY_PROTOCOL_VERSIONS.includes(offered)
+          ? offered
+          : LEGACY_PROTOCOL_VERSIONS[0]!,
+        capabilities: definition.capabilities,
+        serverInfo: definition.serverInfo,
+      };
+      if (definition.instructions) result.instructions = definition.instructions;
+      return result;
+    }
+    const modern = typeof requested === "string";
+    if (modern && !MODERN_PROTOCOL_VERSIONS.includes(requested)) {
+      throw new McpError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
+        supported: [...MODERN_PROTOCOL_VERSIONS],
+        requested,
+      });
+    }
+    let result: JsonObject;
+    if (method === "ping") {
+      result = {};
+    } else if (method === "logging/setLevel") {
+      this.#logLevel = String(params.level);
+      result = {};
+    } else if (method === "server/discover") {
+      result = {
+        supportedVersions: [...MODERN_PROTOCOL_VERSIONS],
+        capabilities: definition.capabilities,
+        ttlMs: 0,
+        cacheScope: "private",
+      };
+      if (definition.instructions) result.instructions = definition.instructions;
+    } else if (method === "subscriptions/listen" && modern) {
+      const filter = (params.notifications ?? {}) as JsonObject;
+      this.#listens.set(id, { filter, channel: channel ?? { send: () => {} } });
+      channel?.send({
+        jsonrpc: "2.0",
+        method: "notifications/subscriptions/acknowledged",
+        params: { notifications: filter, _meta: { [META_SUBSCRIPTION]: id } },
+      });
+      return undefined; // open until the client cancels it or the connection ends
+    } else {
+      const handler = Object.hasOwn(definition.handlers, method)
+        ? definition.handlers[method]
+        : undefined;
+      if (!handler) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+      result = await handler(params, this.#context(meta, signal, channel, modern));
+    }
+    if (!modern && method !== "server/discover") return result;
+    const decorated: JsonObject = {
+      resultType: "complete",
+      ...result,
+      _meta: {
+        ...(result._meta as JsonObject | undefined),
+        [META_SERVER_INFO]: definition.serverInfo,
+      },
+    };
+    if (CACHEABLE.has(method)) {
+      decorated.ttlMs ??= 0;
+      decorated.cacheScope ??= "private";
+    }
+    return decorated;
+  }
+
+  #context(
+    meta: JsonObject,
+    signal: AbortSignal,
+    channel: Channel | undefined,
+    modern: boolean,
+  ): ServerRequestContext {
+    const token = meta.progressToken;
+    // Modern era: logs only when the request asked, at its level. Legacy: logging/setLevel.
+    const threshold = modern ? meta[META_LOG_LEVEL] as string | undefined : this.#logLevel;
+    return {
+      signal,
+      meta,
+      era: modern ? "modern" : "legacy",
+      progress: (progress) => {
+        if (token === undefined || signal.aborted) return;
+        channel?.send({
+          jsonrpc: "2.0",
+          method: "notifications/progress",
+          params: { progressToken: token, ...progress },
+        });
+      },
+      log: (message) => {
+        if (signal.aborted || (modern && threshold === undefined)) return;
+        if (!atLeast(message.level, threshold)) return;
+        channel?.send({ jsonrpc: "2.0", method: "notifications/message", params: { ...message } });
+      },
+    };
+  }
+
+  /** Tells the client a list changed: on the default channel, or on listen streams. */
+  listChanged(kind: ListKind): void {
+    const method = `notifications/${kind}/list_changed`;
+    if (this.#legacy) this.#default?.send({ jsonrpc: "2.0", method });
+    for (const [id, { filter, channel }] of this.#listens) {
+      if (filter[FILTER_KEY[kind]] !== true) continue;
+      channel.send({ jsonrpc: "2.0", method, params: { _meta: { [META_SUBSCRIPTION]: id } } });
+    }
+  }
+
+  /** Sends a log message that belongs to no request (legacy era only). */
+  log(message: { level: LoggingLevel; logger?: string; data: unknown }): void {
+    if (!this.#legacy || !atLeast(message.level, this.#logLevel)) return;
+    this.#default?.send({ jsonrpc: "2.0", method: "notifications/message", params: message });
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const controller of this.#inFlight.values()) controller.abort(new Error("closed"));
+    this.#inFlight.clear();
+    this.#listens.clear();
+    this.#onClose();
+  }
+}
+
+function toWire(error: unknown): JsonObject {
+  if (error instanceof McpError) {
+    const wire: JsonObject = { code: error.code, message: error.message };
+    if (error.data !== undefined) wire.data = error.data;
+    return wire;
+  }
+  return {
+    code: ErrorCode.InternalError,
+    message: error instanceof Error ? error.message : String(error),
+  };
+}

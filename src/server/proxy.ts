@@ -1,0 +1,171 @@
+/**
+ * The proxy: every server of a {@link ServerManager} served as one MCP server. Tools and prompts
+ * appear under their qualified names (`mcp__<server>__<tool>`), resources under their own URIs;
+ * calls, progress, cancellation, logs and list changes are forwarded, and allow and deny lists
+ * apply. The proxy never starts a process because a client asked: it serves only the servers
+ * its manager was configured with.
+ *
+ * @module
+ */
+
+import { McpError } from "../errors.ts";
+import { ErrorCode, type JsonObject } from "../jsonrpc.ts";
+import type { ManagerCallOptions, ServerManager } from "../manager.ts";
+import { ServerUnavailableError, ToolDeniedError, UnknownToolError } from "../manager/errors.ts";
+import type { Implementation } from "../types.ts";
+import { VERSION } from "../version.ts";
+import { McpServer, type ServerRequestContext } from "./server.ts";
+
+/**
+ * Options of {@link createProxyServer}.
+ *
+ * @example
+ * ```ts
+ * import type { ProxyOptions } from "@mcp-inspect/client";
+ * const options: ProxyOptions = { serverInfo: { name: "my-gateway", version: "1.0.0" } };
+ * ```
+ */
+export interface ProxyOptions {
+  /** How the proxy introduces itself (default `mcp-inspect-proxy`). */
+  serverInfo?: Implementation;
+  /** Guidance for the model. */
+  instructions?: string;
+  /** Time a forwarded call may run without progress (default 10 minutes). */
+  callTimeoutMs?: number;
+}
+
+/**
+ * A proxy server and the means to stop forwarding.
+ *
+ * @example
+ * ```ts ignore
+ * using proxy = createProxyServer(manager);
+ * await proxy.server.serve(new StdioServerTransport());
+ * ```
+ */
+export interface ProxyServer extends Disposable {
+  /** The MCP server to serve over any transport. */
+  readonly server: McpServer;
+  /** Stops forwarding the manager's events. */
+  close(): void;
+}
+
+/** Keys of an incoming `_meta` that belong to the hop between client and proxy. */
+function forwardable(meta: JsonObject): JsonObject | undefined {
+  const kept = Object.entries(meta).filter(([key]) =>
+    key !== "progressToken" && !key.startsWith("io.modelcontextprotocol/")
+  );
+  return kept.length > 0 ? Object.fromEntries(kept) : undefined;
+}
+
+function callOptions(context: ServerRequestContext, timeoutMs: number): ManagerCallOptions {
+  const meta = forwardable(context.meta);
+  return {
+    signal: context.signal,
+    timeoutMs,
+    resetTimeoutOnProgress: true,
+    ...(context.meta.progressToken !== undefined ? { onProgress: context.progress } : {}),
+    ...(meta ? { meta } : {}),
+  };
+}
+
+/** The manager's refusals are the caller's mistakes: invalid params, as the spec says. */
+function asWireError(error: unknown): unknown {
+  if (error instanceof ToolDeniedError || error instanceof UnknownToolError) {
+    return new McpError(ErrorCode.InvalidParams, error.message);
+  }
+  if (error instanceof ServerUnavailableError) {
+    return new McpError(ErrorCode.InternalError, error.message, { server: error.server });
+  }
+  return error;
+}
+
+async function forward<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw asWireError(error);
+  }
+}
+
+/**
+ * Builds an MCP server that serves every tool, resource and prompt of a manager.
+ *
+ * @example Serving a config file's servers over stdio
+ * ```ts ignore
+ * import { createProxyServer, ServerManager, StdioServerTransport } from "@mcp-inspect/client";
+ * await using manager = new ServerManager();
+ * await manager.watch("mcp.json");
+ * using proxy = createProxyServer(manager);
+ * await proxy.server.serve(new StdioServerTransport());
+ * ```
+ */
+export function createProxyServer(manager: ServerManager, options: ProxyOptions = {}): ProxyServer {
+  const timeoutMs = options.callTimeoutMs ?? 600_000;
+  const server = new McpServer({
+    serverInfo: options.serverInfo ?? { name: "mcp-inspect-proxy", version: VERSION },
+    capabilities: {
+      tools: { listChanged: true },
+      resources: { listChanged: true },
+      prompts: { listChanged: true },
+      logging: {},
+    },
+    ...(options.instructions ? { instructions: options.instructions } : {}),
+    handlers: {
+      "tools/list": () => ({
+        tools: manager.allTools().map(({ qualifiedName, tool }) => ({
+          ...tool,
+          name: qualifiedName,
+        })),
+      }),
+      "tools/call": (params, context) =>
+        forward(async () => {
+          const name = String(params.name ?? "");
+          const args = (params.arguments ?? {}) as Record<string, unknown>;
+          return { ...await manager.callTool(name, args, callOptions(context, timeoutMs)) };
+        }),
+      "resources/list": () => ({ resources: manager.allResources().map((r) => r.resource) }),
+      "resources/templates/list": () => ({
+        resourceTemplates: manager.allResourceTemplates().map((t) => t.template),
+      }),
+      "resources/read": (params, context) =>
+        forward(async () => ({
+          ...await manager.readResource(String(params.uri ?? ""), callOptions(context, timeoutMs)),
+        })),
+      "prompts/list": () => ({
+        prompts: manager.allPrompts().map(({ qualifiedName, prompt }) => ({
+          ...prompt,
+          name: qualifiedName,
+        })),
+      }),
+      "prompts/get": (params, context) =>
+        forward(async () => ({
+          ...await manager.getPrompt(
+            String(params.name ?? ""),
+            (params.arguments ?? {}) as Record<string, string>,
+            callOptions(context, timeoutMs),
+          ),
+        })),
+    },
+  });
+  const unsubscribe = [
+    manager.on("toolsChanged", () => server.listChanged("tools")),
+    manager.on("resourcesChanged", () => server.listChanged("resources")),
+    manager.on("promptsChanged", () => server.listChanged("prompts")),
+    manager.on("log", ({ server: name, message }) =>
+      server.log({
+        level: message.level,
+        logger: message.logger ? `${name}/${message.logger}` : name,
+        data: message.data,
+      })),
+  ];
+  const proxy: ProxyServer = {
+    server,
+    close: () => {
+      for (const off of unsubscribe) off();
+      server.closeAll();
+    },
+    [Symbol.dispose]: () => proxy.close(),
+  };
+  return proxy;
+}

@@ -1,0 +1,201 @@
+/**
+ * A small MCP server: raw JSON-RPC over this project's {@link Transport}, speaking both eras
+ * (the `initialize` handshake, and `server/discover` with per-request `_meta`). It answers the
+ * lifecycle itself and hands every other method to your handlers. Serve it over stdio with
+ * {@link StdioServerTransport}, over Streamable HTTP with {@link serveHttp}, or in-process with
+ * {@link MemoryTransport}.
+ *
+ * @module
+ */
+
+import type { JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
+import type { Progress } from "../session.ts";
+import type { Transport } from "../transport/transport.ts";
+import type { Implementation, LoggingLevel, ServerCapabilities } from "../types.ts";
+import { ServerConnection } from "./_connection.ts";
+
+/**
+ * What a request handler knows about its request, and how it talks back while it runs.
+ *
+ * @example Reporting progress from a handler
+ * ```ts
+ * import type { ServerRequestHandler } from "@mcp-inspect/client";
+ * const handler: ServerRequestHandler = (_params, context) => {
+ *   context.progress({ progress: 1, total: 1 });
+ *   return { content: [] };
+ * };
+ * ```
+ */
+export interface ServerRequestContext {
+  /** Aborted when the client cancels the request or goes away. */
+  signal: AbortSignal;
+  /** The request's `_meta`. */
+  meta: JsonObject;
+  /** The era the request came in. */
+  era: "modern" | "legacy";
+  /** Sends progress, when the client asked for it with a progress token. */
+  progress(progress: Progress): void;
+  /** Sends a log message tied to this request, if the client's log level lets it through. */
+  log(message: { level: LoggingLevel; logger?: string; data: unknown }): void;
+}
+
+/**
+ * Answers one method. Throw {@link McpError} to answer with an error code.
+ *
+ * @example
+ * ```ts
+ * import type { ServerRequestHandler } from "@mcp-inspect/client";
+ * const listTools: ServerRequestHandler = () => ({ tools: [] });
+ * ```
+ */
+export type ServerRequestHandler = (
+  params: JsonObject,
+  context: ServerRequestContext,
+) => JsonObject | Promise<JsonObject>;
+
+/**
+ * What a server is: its identity, capabilities and method handlers.
+ *
+ * @example
+ * ```ts
+ * import type { ServerDefinition } from "@mcp-inspect/client";
+ * const definition: ServerDefinition = {
+ *   serverInfo: { name: "hello", version: "1.0.0" },
+ *   capabilities: { tools: {} },
+ *   handlers: { "tools/list": () => ({ tools: [] }) },
+ * };
+ * ```
+ */
+export interface ServerDefinition {
+  /** The server's name and version. */
+  serverInfo: Implementation;
+  /** What it advertises. */
+  capabilities: ServerCapabilities;
+  /** Guidance for the model. */
+  instructions?: string;
+  /**
+   * Handlers by method. `initialize`, `server/discover`, `ping`, `logging/setLevel` and
+   * `subscriptions/listen` are answered by the server itself.
+   */
+  handlers: Record<string, ServerRequestHandler>;
+}
+
+/**
+ * One connection of a {@link McpServer}, for transports that route messages themselves (HTTP).
+ *
+ * @example
+ * ```ts ignore
+ * const connection = server.open({ send: (message) => write(message) });
+ * connection.receive(message);
+ * ```
+ */
+export interface McpServerConnection {
+  /** Handles one message from the client; related messages go to `channel` (default: the connection's). */
+  receive(message: JsonRpcMessage, channel?: { send(message: JsonRpcMessage): void }): void;
+  /** Whether requests (or listen streams) are still open. */
+  readonly busy: boolean;
+  /** Aborts open requests and forgets the connection. */
+  close(): void;
+}
+
+/**
+ * A small MCP server of both eras.
+ *
+ * @example Serving a tool in-process
+ * ```ts
+ * import { Client, McpServer, MemoryTransport } from "@mcp-inspect/client";
+ * const server = new McpServer({
+ *   serverInfo: { name: "hello", version: "1.0.0" },
+ *   capabilities: { tools: {} },
+ *   handlers: {
+ *     "tools/list": () => ({ tools: [{ name: "hi", inputSchema: { type: "object" } }] }),
+ *     "tools/call": () => ({ content: [{ type: "text", text: "hello" }] }),
+ *   },
+ * });
+ * const [clientEnd, serverEnd] = MemoryTransport.pair();
+ * const serving = server.serve(serverEnd);
+ * const client = await Client.connect(clientEnd, { protocol: "legacy" });
+ * console.log((await client.callTool("hi")).content);
+ * await client.close();
+ * await serving;
+ * ```
+ */
+export class McpServer {
+  readonly #definition: ServerDefinition;
+  readonly #connections = new Set<ServerConnection>();
+
+  /**
+   * Creates the server; nothing is served until {@link serve} or {@link open}.
+   *
+   * @example
+   * ```ts
+   * import { McpServer } from "@mcp-inspect/client";
+   * const server = new McpServer({
+   *   serverInfo: { name: "empty", version: "0.0.0" },
+   *   capabilities: {},
+   *   handlers: {},
+   * });
+   * ```
+   */
+  constructor(definition: ServerDefinition) {
+    this.#definition = definition;
+  }
+
+  /** How many connections are open. */
+  get connectionCount(): number {
+    return this.#connections.size;
+  }
+
+  /** Opens a connection whose unrelated messages (list changes, logs) go to `channel`. */
+  open(channel?: { send(message: JsonRpcMessage): void }): McpServerConnection {
+    const connection: ServerConnection = new ServerConnection(
+      this.#definition,
+      channel,
+      () => this.#connections.delete(connection),
+    );
+    this.#connections.add(connection);
+    return connection;
+  }
+
+  /**
+   * Serves one client over a transport until the client hangs up; resolves then, with the
+   * transport closed.
+   */
+  async serve(transport: Transport): Promise<void> {
+    await transport.start();
+    const writer = transport.writable.getWriter();
+    const connection = this.open({
+      send: (message) => void writer.write(message).catch(() => {}),
+    });
+    const reader = transport.readable.getReader();
+    try {
+      while (true) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        connection.receive(value);
+      }
+    } catch {
+      // the transport failed: the connection is over
+    } finally {
+      connection.close();
+      reader.releaseLock();
+      writer.releaseLock();
+      await transport.close();
+    }
+  }
+
+  /** Tells every connected client that a list changed. */
+  listChanged(kind: "tools" | "resources" | "prompts"): void {
+    for (const connection of this.#connections) connection.listChanged(kind);
+  }
+
+  /** Sends a log message that belongs to no request to every client that wants it. */
+  log(message: { level: LoggingLevel; logger?: string; data: unknown }): void {
+    for (const connection of this.#connections) connection.log(message);
+  }
+
+  /** Closes every connection. */
+  closeAll(): void {
+    for (const connection of [...this.#connections]) connection.close();
+  }
+}

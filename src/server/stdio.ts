@@ -1,0 +1,106 @@
+/**
+ * The server side of stdio: newline-delimited JSON-RPC on this process's stdin and stdout.
+ *
+ * @module
+ */
+
+import type { Diagnostic } from "../errors.ts";
+import type { JsonRpcMessage } from "../jsonrpc.ts";
+import { encodeLine, JsonRpcLineDecodeStream } from "../transport/_framing.ts";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "../transport/stdio.ts";
+import type { Transport } from "../transport/transport.ts";
+
+/**
+ * Options of {@link StdioServerTransport}.
+ *
+ * @example
+ * ```ts
+ * import type { StdioServerTransportOptions } from "@mcp-inspect/client";
+ * const options: StdioServerTransportOptions = { onDiagnostic: (d) => console.error(d.message) };
+ * ```
+ */
+export interface StdioServerTransportOptions {
+  /** Where messages come from (default: `Deno.stdin.readable`). */
+  stdin?: ReadableStream<Uint8Array>;
+  /** Where messages go (default: `Deno.stdout.writable`). */
+  stdout?: WritableStream<Uint8Array>;
+  /** The largest message accepted, in bytes (default 10 MiB). */
+  maxMessageBytes?: number;
+  /** Receives lines that are not JSON-RPC messages. */
+  onDiagnostic?: (diagnostic: Diagnostic) => void;
+}
+
+/**
+ * The transport of a server run as a child process: it reads its client's messages from stdin
+ * and writes its own to stdout, one JSON document per line. Logs belong on stderr.
+ *
+ * @example Serving a server over stdio
+ * ```ts ignore
+ * import { McpServer, StdioServerTransport } from "@mcp-inspect/client";
+ * await new McpServer(definition).serve(new StdioServerTransport());
+ * ```
+ */
+export class StdioServerTransport implements Transport {
+  readonly #options: StdioServerTransportOptions;
+  #readable: ReadableStream<JsonRpcMessage> | undefined;
+  #writable: WritableStream<JsonRpcMessage> | undefined;
+  #closing: Promise<void> | undefined;
+
+  /**
+   * Prepares the transport; nothing is read until {@link start}.
+   *
+   * @example
+   * ```ts
+   * import { StdioServerTransport } from "@mcp-inspect/client";
+   * const transport = new StdioServerTransport({
+   *   stdin: new ReadableStream({ start: (c) => c.close() }),
+   *   stdout: new WritableStream(),
+   * });
+   * ```
+   */
+  constructor(options: StdioServerTransportOptions = {}) {
+    this.#options = options;
+  }
+
+  /** Messages from the client. */
+  get readable(): ReadableStream<JsonRpcMessage> {
+    if (!this.#readable) throw new Error("StdioServerTransport: call start() first");
+    return this.#readable;
+  }
+
+  /** Messages to the client. */
+  get writable(): WritableStream<JsonRpcMessage> {
+    if (!this.#writable) throw new Error("StdioServerTransport: call start() first");
+    return this.#writable;
+  }
+
+  /** Starts reading stdin. */
+  start(): Promise<void> {
+    if (this.#readable) return Promise.resolve();
+    const stdin = this.#options.stdin ?? Deno.stdin.readable;
+    this.#readable = stdin.pipeThrough(
+      new JsonRpcLineDecodeStream(
+        this.#options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+        (diagnostic) => this.#options.onDiagnostic?.(diagnostic),
+      ),
+    );
+    const out = (this.#options.stdout ?? Deno.stdout.writable).getWriter();
+    this.#writable = new WritableStream<JsonRpcMessage>({
+      write: (message) => out.write(encodeLine(message)),
+      close: () => out.close(),
+      abort: (reason) => out.abort(reason),
+    });
+    return Promise.resolve();
+  }
+
+  /** Closes stdout; stdin ends when the client closes it. */
+  close(): Promise<void> {
+    this.#closing ??= this.#writable?.close().catch(() => {}) ?? Promise.resolve();
+    return this.#closing;
+  }
+
+  /** Same as {@link close}. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}
