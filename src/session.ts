@@ -75,6 +75,11 @@ export interface RequestOptions {
   maxTotalTimeoutMs?: number;
   /** Receives progress updates; asking for them adds a progress token to the request. */
   onProgress?: (progress: Progress) => void;
+  /**
+   * Entries added to the request's `_meta`, such as W3C trace context (`traceparent`,
+   * `tracestate`). Entries the request already carries win.
+   */
+  meta?: JsonObject;
 }
 
 /**
@@ -209,9 +214,10 @@ export class Session implements AsyncDisposable {
     }
     const id = this.#nextId++;
     const message: JsonRpcRequest = { jsonrpc: "2.0", id, method, params };
-    if (options.onProgress) {
-      const meta = (params._meta ?? {}) as JsonObject;
-      message.params = { ...params, _meta: { ...meta, progressToken: id } };
+    if (options.onProgress || options.meta) {
+      const meta: JsonObject = { ...options.meta, ...(params._meta as JsonObject | undefined) };
+      if (options.onProgress) meta.progressToken = id;
+      message.params = { ...params, _meta: meta };
     }
     return new Promise<JsonObject>((resolve, reject) => {
       const pending = new PendingRequest(id, method, {

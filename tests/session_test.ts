@@ -266,3 +266,19 @@ Deno.test("the peer closing rejects pending requests and reports the reason", as
   assert.match(error.message, /closed the connection/);
   await session.close();
 });
+
+Deno.test("the meta option adds _meta entries, and the request's own entries win", async () => {
+  await using peer = pair();
+  const pending = peer.session.request("tools/call", { _meta: { mine: 1 } }, {
+    meta: { traceparent: "00-abc-def-01", mine: 2 },
+    onProgress: () => {},
+  });
+  const request = await peer.next();
+  assert.deepStrictEqual(request.params._meta, {
+    traceparent: "00-abc-def-01",
+    mine: 1,
+    progressToken: 1,
+  });
+  await peer.send({ id: 1, result: {} });
+  await pending;
+});

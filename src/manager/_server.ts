@@ -19,7 +19,6 @@ import type {
 } from "../types.ts";
 import { refusal } from "./_filter.ts";
 import { fetchLists, type ListKind, type Lists } from "./_lists.ts";
-import { MetaTransport } from "./_meta_transport.ts";
 import { tracedToolCall } from "./_tracing.ts";
 import { Waiters } from "./_waiters.ts";
 import { ServerUnavailableError, ToolDeniedError } from "./errors.ts";
@@ -72,7 +71,7 @@ export class ManagedServer implements Lists {
   #phase: Phase = "idle";
   #enabled: boolean;
   #client: Client | undefined;
-  #transport: MetaTransport | undefined;
+  #transport: Transport | undefined;
   #generation = 0;
   #connecting: Promise<Client> | undefined;
   #failures = 0;
@@ -176,7 +175,7 @@ export class ManagedServer implements Lists {
 
   async #open(generation: number): Promise<Client> {
     const started = performance.now();
-    const transport = new MetaTransport(this.#settings.createTransport(this.name, this.config));
+    const transport = this.#settings.createTransport(this.name, this.config);
     const timeout = new AbortController();
     const timer = setTimeout(
       () => timeout.abort(new Error(`no answer within ${this.#settings.connectTimeoutMs} ms`)),
@@ -213,7 +212,7 @@ export class ManagedServer implements Lists {
     this.era = client.era;
     this.protocolVersion = client.protocolVersion;
     this.serverInfo = client.serverInfo;
-    this.pid = transport.inner instanceof StdioTransport ? transport.inner.pid : undefined;
+    this.pid = transport instanceof StdioTransport ? transport.pid : undefined;
     await this.#fetch(client, ALL_KINDS);
     if (!current()) throw new ServerUnavailableError(this.name, this.#phase, this.lastError);
     if (this.#everConnected) this.reconnects++;
@@ -356,7 +355,7 @@ export class ManagedServer implements Lists {
   }
 
   /** A client ready for a call: waits for a reconnection or restarts an idle server. */
-  async acquire(options: CallOptions): Promise<{ client: Client; transport: MetaTransport }> {
+  async acquire(options: CallOptions): Promise<{ client: Client; transport: Transport }> {
     if (!this.#enabled) throw new ServerUnavailableError(this.name, "disabled");
     if (this.#phase === "idle") await this.#connect();
     if (this.#phase === "closed") {
@@ -392,13 +391,9 @@ export class ManagedServer implements Lists {
     const { whileReconnecting: _w, waitTimeoutMs: _t, meta: incoming, ...request } = options;
     return await this.use(() =>
       tracedToolCall(this.name, tool, incoming, async (meta) => {
-        const { client, transport } = await this.acquire(options);
-        const unqueue = Object.keys(meta).length > 0 ? transport.expectCall(tool, meta) : undefined;
-        try {
-          return await client.callTool(tool, args, request);
-        } finally {
-          unqueue?.();
-        }
+        const { client } = await this.acquire(options);
+        const traced = Object.keys(meta).length > 0 ? { ...request, meta } : request;
+        return await client.callTool(tool, args, traced);
       })
     );
   }
