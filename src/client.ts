@@ -17,6 +17,7 @@ import {
 import { Listener } from "./client/_listen.ts";
 import { inputRequired, serverInfoOf, withMeta } from "./client/_modern.ts";
 import { negotiate } from "./client/_negotiate.ts";
+import { taskOf, type TaskOps, TASKS_EXTENSION, toTaskInfo, waitForTask } from "./client/_tasks.ts";
 import { checkPage, DEFAULT_MAX_PAGES, walkPages } from "./client/_pages.ts";
 import { ToolSchemas } from "./client/_tools.ts";
 import type { ElicitationHandler, SamplingHandler } from "./client/handlers.ts";
@@ -42,6 +43,7 @@ import type {
   ResourceTemplate,
   Root,
   ServerCapabilities,
+  TaskInfo,
   Tool,
 } from "./types.ts";
 import { VERSION } from "./version.ts";
@@ -109,6 +111,46 @@ export interface ClientOptions {
    * advertises (default true), so the same events arrive as in the legacy era.
    */
   listen?: boolean;
+  /**
+   * Accept tasks in the modern era: declares the `io.modelcontextprotocol/tasks` extension, so a
+   * server may answer a long call with a task, which `callTool()` then waits for (default false).
+   */
+  tasks?: boolean;
+}
+
+/**
+ * Options of {@link Client.waitForTask}.
+ *
+ * @example
+ * ```ts ignore
+ * await client.waitForTask(taskId, { onTaskStatus: (task) => console.error(task.status) });
+ * ```
+ */
+export interface TaskWaitOptions extends RequestOptions {
+  /** Receives each state of the task. */
+  onTaskStatus?: (task: TaskInfo) => void;
+}
+
+/**
+ * Options of {@link Client.callTool}.
+ *
+ * @example Running a long tool as a task
+ * ```ts ignore
+ * const result = await client.callTool("build", {}, {
+ *   task: { ttlMs: 600_000 },
+ *   onTaskStatus: (task) => console.error(task.status, task.statusMessage ?? ""),
+ * });
+ * ```
+ */
+export interface CallToolOptions extends RequestOptions {
+  /**
+   * Ask for task execution (2025-11-25 task augmentation, with an optional retention time). Tools
+   * whose `execution.taskSupport` is `"required"` always run as tasks. In the modern era the
+   * server decides, when the client was connected with `tasks: true`.
+   */
+  task?: boolean | { ttlMs?: number };
+  /** Receives each state of the task while `callTool()` waits for it. */
+  onTaskStatus?: (task: TaskInfo) => void;
 }
 
 /**
@@ -231,6 +273,10 @@ export class Client implements AsyncDisposable {
     this.#roots = options.roots;
     this.#clientInfo = options.clientInfo ?? { name: "mcp-inspect", version: VERSION };
     this.#capabilities = { ...handlerCapabilities(options), ...options.capabilities };
+    if (options.tasks) {
+      const extensions = (this.#capabilities.extensions ?? {}) as Record<string, unknown>;
+      this.#capabilities.extensions = { ...extensions, [TASKS_EXTENSION]: {} };
+    }
     this.#events = new Emitter((error, event) =>
       this.#diagnose({
         kind: "notification-handler-failed",
@@ -529,20 +575,80 @@ export class Client implements AsyncDisposable {
   async callTool(
     name: string,
     args: Record<string, unknown> = {},
-    options: RequestOptions = {},
+    options: CallToolOptions = {},
   ): Promise<CallToolResult> {
+    const { task, onTaskStatus, ...limits } = options;
     const validateOutput = this.#options.validateOutput ?? true;
-    if ((validateOutput || this.#options.validateArguments) && !this.#tools.known) {
-      await this.#learnTools(options);
+    if (
+      (validateOutput || this.#options.validateArguments || task !== undefined) &&
+      !this.#tools.known
+    ) {
+      await this.#learnTools(limits);
     }
     if (this.#options.validateArguments) this.#tools.validateArguments(name, args);
-    const result = await this.request("tools/call", { name, arguments: args }, options);
+    const params: JsonObject = { name, arguments: args };
+    const execution = this.#tools.get(name)?.execution as { taskSupport?: string } | undefined;
+    const augment = this.#era === "legacy" && this.#hasCapability("tasks.requests.tools.call") &&
+      (execution?.taskSupport === "required" || (task !== undefined && task !== false));
+    if (augment) {
+      const ttl = typeof task === "object" ? task.ttlMs : undefined;
+      params.task = ttl === undefined ? {} : { ttl };
+    }
+    let result = await this.request("tools/call", params, limits);
+    const created = taskOf(result);
+    if (created) {
+      result = await waitForTask(this.#taskOps(), created, {
+        ...limits,
+        ...(onTaskStatus ? { onTaskStatus } : {}),
+      });
+    }
     if (result.content !== undefined && !Array.isArray(result.content)) {
       throw new ProtocolError(`Invalid tools/call result: "content" must be an array`);
     }
     const callResult = { ...result, content: result.content ?? [] } as CallToolResult;
     if (validateOutput) this.#tools.validateOutput(name, callResult);
     return callResult;
+  }
+
+  /** The current state of a task. */
+  async getTask(taskId: string, options: RequestOptions = {}): Promise<TaskInfo> {
+    return toTaskInfo(await this.request("tasks/get", { taskId }, options));
+  }
+
+  /** Asks the server to cancel a task; cancellation is cooperative. */
+  async cancelTask(taskId: string, options: RequestOptions = {}): Promise<void> {
+    await this.request("tasks/cancel", { taskId }, options);
+  }
+
+  /** Lists the server's tasks (2025-11-25; the modern extension has no list). */
+  async listTasks(options: ListOptions = {}): Promise<TaskInfo[]> {
+    if (this.#era === "modern") {
+      throw new ProtocolError("tasks/list does not exist in revision 2026-07-28 and later");
+    }
+    const { maxPages, ...rest } = options;
+    const tasks = await walkPages<JsonObject>(
+      "tasks/list",
+      "tasks",
+      maxPages ?? this.#options.maxPages ?? DEFAULT_MAX_PAGES,
+      (cursor) => this.request("tasks/list", cursor === undefined ? {} : { cursor }, rest),
+    );
+    return tasks.map(toTaskInfo);
+  }
+
+  /**
+   * Waits until a task is final and returns what its request would have returned, answering the
+   * server's input requests through the client's handlers on the way.
+   */
+  async waitForTask(taskId: string, options: TaskWaitOptions = {}): Promise<JsonObject> {
+    return await waitForTask(this.#taskOps(), await this.getTask(taskId, options), options);
+  }
+
+  #taskOps(): TaskOps {
+    return {
+      era: this.#era,
+      request: (method, params, options) => this.request(method, params, options),
+      answer: (requests, signal) => this.#answer("tasks/get", requests, signal),
+    };
   }
 
   /** Lists tools once so that their schemas are known; a failure only skips validation. */

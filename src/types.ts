@@ -471,3 +471,32 @@ export interface ListenFilter {
   /** `notifications/resources/updated` for these URIs. */
   resourceSubscriptions?: string[];
 }
+
+/**
+ * The state of a task: a durable handle for a long-running request (the tasks of 2025-11-25 and
+ * the `io.modelcontextprotocol/tasks` extension of 2026-07-28, normalized to one shape).
+ *
+ * @example
+ * ```ts ignore
+ * const task: TaskInfo = await client.getTask("t1");
+ * console.log(task.status, task.statusMessage);
+ * ```
+ */
+export interface TaskInfo {
+  /** The server's id of the task. */
+  taskId: string;
+  /** Where the task is. `completed`, `failed` and `cancelled` are final. */
+  status: "working" | "input_required" | "completed" | "failed" | "cancelled";
+  /** A human-readable word on the current state. */
+  statusMessage?: string;
+  /** When the task was created (ISO 8601). */
+  createdAt?: string;
+  /** When it last changed (ISO 8601). */
+  lastUpdatedAt?: string;
+  /** How long the server keeps it, in milliseconds; `null` for unlimited. */
+  ttlMs?: number | null;
+  /** How often the server suggests polling, in milliseconds. */
+  pollIntervalMs?: number;
+  /** The raw task object as the server sent it. */
+  raw: Record<string, unknown>;
+}

@@ -139,7 +139,12 @@ export class CheckedTransport implements Transport {
     const revision = typeof declared === "string" && this.#loaded.has(declared)
       ? declared
       : this.#revision;
-    const issues = this.#loaded.get(revision)!.checkClientMessage(message, answers);
+    const issues = this.#loaded.get(revision)!.checkClientMessage(message, answers)
+      // The tasks extension of 2026-07-28 is specified outside the core schema (ext-tasks), so
+      // the core schema does not know its methods; their JSON-RPC envelope is still checked.
+      .filter((issue) =>
+        !/^tasks\/\w+ is not a client request in revision 2026-07-28$/.test(issue)
+      );
     for (const issue of issues) {
       this.violations.push(`[${revision}] ${JSON.stringify(message).slice(0, 300)}: ${issue}`);
     }

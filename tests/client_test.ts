@@ -36,6 +36,7 @@ const TOOL_NAMES = [
   "whoami",
   "env",
   "cwd",
+  "long_task",
 ];
 
 Deno.test("connect() performs the handshake and exposes what the server said", async () => {

@@ -181,7 +181,7 @@ Deno.test("everything.ts pages tools/list and rejects a bad cursor", async () =>
     cursor = result.nextCursor;
     if (cursor === undefined) break;
   }
-  assert.equal(names.length, 18);
+  assert.equal(names.length, 19);
   assert.ok(names.includes("echo") && names.includes("cwd"));
   await fake.send({ id: 99, method: "tools/list", params: { cursor: "not-a-cursor" } });
   assert.equal(((await fake.next()).error as Json).code, -32602);

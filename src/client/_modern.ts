@@ -75,7 +75,8 @@ export interface InputRequired {
  */
 export function inputRequired(method: string, result: JsonObject): InputRequired | undefined {
   const type = result.resultType ?? "complete";
-  if (type === "complete") return undefined;
+  // "task" (the tasks extension) is final at this layer: callTool() waits for the task.
+  if (type === "complete" || type === "task") return undefined;
   if (type !== "input_required") {
     throw new ProtocolError(
       `Server answered ${method} with unknown resultType ${JSON.stringify(type)}`,

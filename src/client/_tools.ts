@@ -38,6 +38,11 @@ export class ToolSchemas {
     this.#known = false;
   }
 
+  /** The tool, if known. */
+  get(name: string): Tool | undefined {
+    return this.#tools.get(name);
+  }
+
   /** Listing failed: stop trying on every call, and validate nothing. */
   giveUp(): void {
     this.#known = true;

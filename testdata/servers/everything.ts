@@ -178,7 +178,70 @@ const TOOLS: ToolEntry[] = [
   tool("whoami", "Returns the initialize params.", () => text(JSON.stringify(initializeParams))),
   tool("env", "Reads an environment variable.", env, object({ name: STRING }, ["name"])),
   tool("cwd", "Returns the working directory.", () => text(Deno.cwd())),
+  {
+    definition: {
+      name: "long_task",
+      description: "Takes a while; may run as a task (2025-11-25).",
+      inputSchema: object({ steps: INTEGER }),
+      execution: { taskSupport: "optional" },
+    },
+    run: async (args, _request, signal) => {
+      await sleep(20 * Number(args.steps ?? 3), signal);
+      return text(`long done after ${args.steps ?? 3} steps`);
+    },
+  },
 ];
+
+/** Tasks of 2025-11-25: created by a task-augmented tools/call, read with tasks/get and /result. */
+interface LegacyTask {
+  task: Params;
+  result: Promise<Params>;
+}
+const legacyTasks = new Map<string, LegacyTask>();
+
+function startTask(entry: ToolEntry, params: Params, request: Params): Params {
+  const now = new Date().toISOString();
+  const task: Params = {
+    taskId: `task-${legacyTasks.size + 1}`,
+    status: "working",
+    createdAt: now,
+    lastUpdatedAt: now,
+    ttl: Number((request.task as Params | undefined)?.ttl ?? 60_000),
+    pollInterval: 10,
+  };
+  const run = entry.run === "hang" ? () => new Promise<Params>(() => {}) : entry.run;
+  const result = Promise.resolve(
+    run((params.arguments ?? {}) as Params, params, new AbortController().signal),
+  )
+    .then((value) => {
+      if (task.status === "working") task.status = "completed";
+      task.lastUpdatedAt = new Date().toISOString();
+      return value;
+    });
+  legacyTasks.set(String(task.taskId), { task, result: result as Promise<Params> });
+  return { task };
+}
+
+function knownTask(params: Params): LegacyTask {
+  const entry = legacyTasks.get(String(params.taskId));
+  if (!entry) throw new RpcError(-32602, `Unknown task: ${params.taskId}`);
+  return entry;
+}
+
+const TASK_METHODS = {
+  "tasks/get": (params: Params): Params => ({ ...knownTask(params).task }),
+  "tasks/result": async (params: Params): Promise<Params> => {
+    const { task, result } = knownTask(params);
+    const value = await result;
+    return { ...value, _meta: { "io.modelcontextprotocol/related-task": { taskId: task.taskId } } };
+  },
+  "tasks/list": (): Params => ({ tasks: [...legacyTasks.values()].map((entry) => entry.task) }),
+  "tasks/cancel": (params: Params): Params => {
+    const { task } = knownTask(params);
+    task.status = "cancelled";
+    return { ...task };
+  },
+};
 
 const RESOURCES: Params[] = [
   { uri: "fake://docs/readme", name: "readme", mimeType: "text/markdown" },
@@ -275,6 +338,7 @@ function initialize(params: Params): Params {
     prompts: { listChanged: true },
     logging: {},
     completions: {},
+    tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
   };
   return {
     protocolVersion: version,
@@ -287,6 +351,9 @@ function initialize(params: Params): Params {
 async function callTool(params: Params, signal: AbortSignal): Promise<Params | typeof NO_RESPONSE> {
   const entry = TOOLS.find((candidate) => candidate.definition.name === params.name);
   if (!entry) throw new RpcError(-32602, `Unknown tool: ${params.name}`);
+  if (params.task !== undefined && entry.definition.execution !== undefined) {
+    return startTask(entry, params, params);
+  }
   if (entry.run !== "hang") {
     return await entry.run((params.arguments ?? {}) as Params, params, signal);
   }
@@ -328,6 +395,7 @@ const METHODS: Record<string, Method> = {
   "prompts/get": getPrompt,
   "completion/complete": complete,
   "logging/setLevel": setLevel,
+  ...TASK_METHODS,
 };
 
 await serve({

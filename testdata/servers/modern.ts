@@ -42,7 +42,48 @@ const TOOLS = [
   tool("change", "Announces a changed tool list to listeners."),
   tool("touch", "Announces an updated resource to listeners.", { uri: { type: "string" } }),
   tool("stats", "How many requests of each method arrived."),
+  tool("long", "Runs as a task when the client accepts tasks; asks for a name midway."),
+  tool("doomed", "Runs as a task that fails."),
 ];
+
+/** Tasks of the tasks extension: id → state and how many times it was polled. */
+interface FakeTask {
+  taskId: string;
+  status: string;
+  polls: number;
+  name?: string;
+  doomed: boolean;
+}
+const tasks = new Map<string, FakeTask>();
+const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
+function taskState(task: FakeTask): Params {
+  const now = new Date().toISOString();
+  const base: Params = {
+    taskId: task.taskId,
+    status: task.status,
+    createdAt: now,
+    lastUpdatedAt: now,
+    ttlMs: 60_000,
+    pollIntervalMs: 10,
+  };
+  if (task.status === "input_required") base.inputRequests = { who: elicit("Who asked?") };
+  if (task.status === "completed") {
+    base.result = { content: [{ type: "text", text: `done for ${task.name}` }] };
+  }
+  if (task.status === "failed") base.error = { code: -32001, message: "The build broke" };
+  if (task.status === "working") base.statusMessage = `step ${task.polls}`;
+  return base;
+}
+
+/** Each poll moves a task on: working → input_required → (update) → working → completed. */
+function pollTask(task: FakeTask): void {
+  task.polls++;
+  if (task.status !== "working") return;
+  if (task.doomed && task.polls >= 2) task.status = "failed";
+  else if (task.name === undefined && task.polls >= 2) task.status = "input_required";
+  else if (task.name !== undefined) task.status = "completed";
+}
 
 const elicit = (message: string) => ({
   method: "elicitation/create",
@@ -154,6 +195,20 @@ function callTool(params: Params, meta: Params): Params {
       return complete(text("touched"));
     case "stats":
       return complete(text(JSON.stringify(calls)));
+    case "long":
+    case "doomed": {
+      const extensions = ((meta["io.modelcontextprotocol/clientCapabilities"] ?? {}) as Params)
+        .extensions as Params | undefined;
+      if (!extensions?.[TASKS_EXTENSION]) return complete(text("done at once (no tasks)"));
+      const task: FakeTask = {
+        taskId: `t${tasks.size + 1}`,
+        status: "working",
+        polls: 0,
+        doomed: params.name === "doomed",
+      };
+      tasks.set(task.taskId, task);
+      return { ...taskState(task), resultType: "task" };
+    }
     default:
       throw new RpcError(-32602, `Unknown tool: ${params.name}`);
   }
@@ -218,6 +273,26 @@ await serve({
         return Promise.resolve(
           cacheable({ contents: [{ uri: params.uri, text: `read #${calls["resources/read"]}` }] }),
         );
+      case "tasks/get": {
+        const task = tasks.get(String(params.taskId));
+        if (!task) throw new RpcError(-32602, `Unknown task ${params.taskId}`);
+        pollTask(task);
+        return Promise.resolve(complete(taskState(task)));
+      }
+      case "tasks/update": {
+        const task = tasks.get(String(params.taskId));
+        if (!task) throw new RpcError(-32602, `Unknown task ${params.taskId}`);
+        const who = ((params.inputResponses as Params)?.who as { content?: Params } | undefined)
+          ?.content;
+        task.name = String(who?.name ?? "nobody");
+        task.status = "working";
+        return Promise.resolve(complete({}));
+      }
+      case "tasks/cancel": {
+        const task = tasks.get(String(params.taskId));
+        if (task) task.status = "cancelled";
+        return Promise.resolve(complete({}));
+      }
       case "subscriptions/listen": {
         const filter = (params.notifications ?? {}) as Params;
         listens.set(request.id, filter);
