@@ -69,16 +69,15 @@ export async function negotiate(session: Session, options: NegotiateOptions): Pr
   } catch (error) {
     if (error instanceof UnsupportedProtocolVersionError && !pinned) {
       // A modern server that wants another revision: retry once with one we share.
-      const modern = error.supported.find((v) =>
-        MODERN_PROTOCOL_VERSIONS.includes(v) && v !== first
-      );
+      // (It may name the revision we asked for: the retry is what it wants to see.)
+      const modern = error.supported.find((v) => MODERN_PROTOCOL_VERSIONS.includes(v));
       if (modern) return await discover(session, options, modern);
       const legacy = error.supported.find((v) => LEGACY_PROTOCOL_VERSIONS.includes(v));
       if (legacy && protocol === "auto") return await initialize(session, options, legacy);
     }
     if (error instanceof UnsupportedProtocolVersionError) {
       throw new ProtocolError(
-        `Server ${options.label()} speaks none of our revisions (it supports ${
+        `${who(options)} speaks none of our revisions (it supports ${
           error.supported.join(", ") || "nothing it named"
         })`,
         { cause: error },
@@ -125,7 +124,7 @@ async function discover(
     const legacy = supported.find((v) => LEGACY_PROTOCOL_VERSIONS.includes(v));
     if (legacy && options.protocol === "auto") return await initialize(session, options, legacy);
     throw new ProtocolError(
-      `Server ${options.label()} supports ${
+      `${who(options)} supports ${
         supported.join(", ") || "no revision it named"
       }; this client speaks ${MODERN_PROTOCOL_VERSIONS.join(", ")} in the modern era`,
     );
@@ -153,7 +152,7 @@ async function initialize(
   const version = result.protocolVersion;
   if (typeof version !== "string" || !LEGACY_PROTOCOL_VERSIONS.includes(version)) {
     throw new ProtocolError(
-      `Server ${options.label()} answered initialize with protocol revision ${
+      `${who(options)} answered initialize with protocol revision ${
         JSON.stringify(version)
       }, which this client does not support (it supports ${LEGACY_PROTOCOL_VERSIONS.join(", ")})`,
     );
@@ -178,4 +177,10 @@ function limits(options: NegotiateOptions, timeoutMs?: number): RequestOptions {
     ...(options.signal ? { signal: options.signal } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
   };
+}
+
+/** How messages name the server: by name when known. */
+function who(options: NegotiateOptions): string {
+  const label = options.label();
+  return label === "the server" ? "The server" : `Server "${label}"`;
 }

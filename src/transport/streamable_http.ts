@@ -9,11 +9,19 @@
 import {
   ConnectionClosedError,
   type Diagnostic,
+  HttpError,
   ProtocolError,
   SessionExpiredError,
   TransportError,
 } from "../errors.ts";
-import { type JsonRpcMessage, type JsonRpcRequest, type RequestId, toMessage } from "../jsonrpc.ts";
+import {
+  type JsonObject,
+  type JsonRpcErrorObject,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  type RequestId,
+  toMessage,
+} from "../jsonrpc.ts";
 import { preview } from "./_framing.ts";
 import {
   backoffMs,
@@ -25,7 +33,9 @@ import {
   sseEvents,
   statusError,
 } from "./_http.ts";
+import { type HeaderParam, headerParams, paramHeaders, standardHeaders } from "./_mcp_headers.ts";
 import { sleep } from "./_process.ts";
+import { fetchWithinOrigin } from "./_redirect.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./stdio.ts";
 import type { Transport } from "./transport.ts";
 
@@ -83,7 +93,32 @@ const IDEMPOTENT = new Set([
   "server/discover",
 ]);
 
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Errors only a modern server sends (HeaderMismatch, MissingRequiredClientCapability, Unsupported version). */
+const MODERN_ERROR_CODES = new Set([-32020, -32021, -32022]);
+
+/** The protocol revision a modern message declares in its `_meta`, if any. */
+function declaredVersion(message: JsonRpcMessage | undefined): string | undefined {
+  if (!message || !("method" in message)) return undefined;
+  const meta = message.params?._meta as JsonObject | undefined;
+  const version = meta?.["io.modelcontextprotocol/protocolVersion"];
+  return typeof version === "string" ? version : undefined;
+}
+
+/** A request in flight: what was sent, whether it was modern, how often it was re-issued. */
+interface InFlight {
+  message: JsonRpcRequest;
+  modern: boolean;
+  reissues: number;
+}
+
+/** A JSON-RPC error that came as the body of an HTTP error status. */
+class ErrorBody extends Error {
+  readonly error: JsonRpcErrorObject;
+  constructor(error: JsonRpcErrorObject) {
+    super(error.message);
+    this.error = error;
+  }
+}
 
 interface StreamState {
   lastEventId: string | undefined;
@@ -124,6 +159,12 @@ export class StreamableHttpTransport implements Transport {
   readonly #tasks = new Set<Promise<unknown>>();
   /** Requests still awaiting their response; a stream carrying one is worth resuming. */
   readonly #waiting = new Set<RequestId>();
+  /** Requests in flight by id, and the ids of re-issued requests mapped to the original ones. */
+  readonly #inFlight = new Map<RequestId, InFlight>();
+  readonly #aliases = new Map<RequestId, RequestId>();
+  /** `x-mcp-header` parameters of the tools, from the last modern tools/list. */
+  readonly #toolHeaders = new Map<string, HeaderParam[]>();
+  #reissued = 0;
   #incoming!: ReadableStreamDefaultController<JsonRpcMessage>;
   #sessionId: string | undefined;
   #protocolVersion: string | undefined;
@@ -184,7 +225,15 @@ export class StreamableHttpTransport implements Transport {
 
   async #send(message: JsonRpcMessage): Promise<void> {
     const request = "method" in message && "id" in message ? message as JsonRpcRequest : undefined;
-    if (request) this.#waiting.add(request.id);
+    if (request) {
+      this.#waiting.add(request.id);
+      const previous = this.#inFlight.get(request.id);
+      this.#inFlight.set(request.id, {
+        message: request,
+        modern: declaredVersion(request) !== undefined,
+        reissues: previous?.reissues ?? 0,
+      });
+    }
     if (request?.method === "initialize") this.#initialize = request;
     try {
       const response = await this.#post(message);
@@ -195,9 +244,12 @@ export class StreamableHttpTransport implements Transport {
       }
     } catch (error) {
       if (this.#closing) return;
-      if (request) {
+      if (request && error instanceof ErrorBody) {
+        this.#deliver({ jsonrpc: "2.0", id: request.id, error: error.error });
+      } else if (request) {
         this.#waiting.delete(request.id);
-        this.onRequestError?.(request.id, error as Error);
+        this.#inFlight.delete(request.id);
+        this.onRequestError?.(this.#original(request.id), error as Error);
       } else {
         this.#diagnose({
           kind: "unexpected-message",
@@ -239,9 +291,60 @@ export class StreamableHttpTransport implements Transport {
         await sleep(Math.min(wait, this.#maxDelay()), this.#abort.signal);
         continue;
       }
-      if (!response.ok) throw await statusError(response, "POST", this.#url);
+      if (!response.ok) throw await this.#postError(response, method);
       return response;
     }
+  }
+
+  /**
+   * An error status, as a typed error. A JSON-RPC error in the body is the server's real answer
+   * (modern servers send UnsupportedProtocolVersion and HeaderMismatch with 400), so it reaches
+   * the session as an error response; for initialize only a modern error counts, because a 4xx
+   * there is how an older server says it predates Streamable HTTP.
+   */
+  async #postError(response: Response, method: string | undefined): Promise<Error> {
+    const type = (response.headers.get("content-type") ?? "").toLowerCase();
+    if (response.status === 401 || response.status === 403 || !type.includes("application/json")) {
+      return await statusError(response, "POST", this.#url);
+    }
+    const text = await readLimited(response.body, 64 * 1024).catch(() => "");
+    let error: JsonRpcErrorObject | undefined;
+    try {
+      const body = JSON.parse(text);
+      if (typeof body?.error?.code === "number" && typeof body.error.message === "string") {
+        error = body.error;
+      }
+    } catch {
+      // not JSON after all
+    }
+    if (error && (method !== "initialize" || MODERN_ERROR_CODES.has(error.code))) {
+      return new ErrorBody(error);
+    }
+    return new HttpError(
+      `Server answered HTTP ${response.status} to POST ${displayUrl(this.#url)}: ${preview(text)}`,
+      response.status,
+    );
+  }
+
+  /** The id the session knows for a request, through any re-issues. */
+  #original(id: RequestId): RequestId {
+    return this.#aliases.get(id) ?? id;
+  }
+
+  /**
+   * 2026-07-28 removed stream resumption: a broken response stream loses the request, and the
+   * client must send it again under a new id. The session keeps waiting on the original id.
+   */
+  #reissue(requestId: RequestId): boolean {
+    const entry = this.#inFlight.get(requestId);
+    if (!entry || entry.reissues >= (this.#options.maxReconnects ?? 5)) return false;
+    const id = `mcp-inspect-reissue-${++this.#reissued}`;
+    this.#aliases.set(id, this.#original(requestId));
+    this.#waiting.delete(requestId);
+    this.#inFlight.delete(requestId);
+    this.#inFlight.set(id, { ...entry, reissues: entry.reissues + 1 });
+    this.#track(this.#send({ ...entry.message, id }));
+    return true;
   }
 
   /** Handles a successful POST response: nothing, one JSON answer, or an SSE stream. */
@@ -381,6 +484,10 @@ export class StreamableHttpTransport implements Transport {
       }
       body = undefined;
       if (this.#closing || (requestId !== undefined && !this.#waiting.has(requestId))) return;
+      if (requestId !== undefined && this.#inFlight.get(requestId)?.modern) {
+        if (this.#reissue(requestId)) return;
+        return this.#lost(requestId, "the stream broke and the request was re-issued too often");
+      }
       if (requestId !== undefined && state.lastEventId === undefined) {
         return this.#lost(
           requestId,
@@ -480,8 +587,9 @@ export class StreamableHttpTransport implements Transport {
       return;
     }
     if (!this.#waiting.delete(requestId)) return;
+    this.#inFlight.delete(requestId);
     this.onRequestError?.(
-      requestId,
+      this.#original(requestId),
       new ConnectionClosedError(
         `Lost the response stream of request ${JSON.stringify(requestId)}: ${why}`,
         {},
@@ -492,10 +600,44 @@ export class StreamableHttpTransport implements Transport {
 
   #deliver(message: JsonRpcMessage): void {
     if (this.#closing) return;
+    let out = message;
     if (!("method" in message) && message.id !== undefined && message.id !== null) {
-      this.#waiting.delete(message.id);
+      const id = message.id;
+      this.#waiting.delete(id);
+      const entry = this.#inFlight.get(id);
+      this.#inFlight.delete(id);
+      if (entry?.modern && entry.message.method === "tools/list" && "result" in message) {
+        out = { ...message, result: this.#checkToolHeaders(message.result) };
+      }
+      const original = this.#aliases.get(id);
+      if (original !== undefined) {
+        this.#aliases.delete(id);
+        out = { ...out, id: original } as JsonRpcMessage;
+      }
     }
-    this.#incoming.enqueue(message);
+    this.#incoming.enqueue(out);
+  }
+
+  /**
+   * Learns each tool's x-mcp-header parameters and drops the tools whose annotations break the
+   * rules (spec: such a tool MUST be excluded, so one bad tool cannot spoil the others).
+   */
+  #checkToolHeaders(result: JsonObject): JsonObject {
+    if (!Array.isArray(result.tools)) return result;
+    const kept = [];
+    for (const tool of result.tools as { name?: unknown; inputSchema?: unknown }[]) {
+      const params = headerParams(tool?.inputSchema);
+      if (typeof params === "string") {
+        this.#diagnose({
+          kind: "invalid-message",
+          message: `Dropped tool ${JSON.stringify(tool?.name)} from tools/list: ${params}`,
+        });
+        continue;
+      }
+      if (typeof tool.name === "string") this.#toolHeaders.set(tool.name, params);
+      kept.push(tool);
+    }
+    return { ...result, tools: kept };
   }
 
   /** One HTTP request with our headers, following redirects only within the server's origin. */
@@ -522,39 +664,27 @@ export class StreamableHttpTransport implements Transport {
       method === "POST" ? "application/json, text/event-stream" : "text/event-stream",
     );
     if (body !== undefined) headers.set("content-type", "application/json");
-    if (this.#sessionId !== undefined) headers.set("mcp-session-id", this.#sessionId);
-    if (this.#protocolVersion !== undefined) {
-      headers.set("mcp-protocol-version", this.#protocolVersion);
+    const declared = declaredVersion(message);
+    // A modern request has no session; the revision it declares goes in the header too.
+    if (this.#sessionId !== undefined && !declared) headers.set("mcp-session-id", this.#sessionId);
+    const version = declared ?? this.#protocolVersion;
+    if (version !== undefined) headers.set("mcp-protocol-version", version);
+    if (declared && message) {
+      for (const [name, value] of standardHeaders(message)) headers.set(name, value);
+      if ("method" in message && message.method === "tools/call") {
+        const params = this.#toolHeaders.get(String(message.params?.name)) ?? [];
+        for (const [name, value] of paramHeaders(params, message.params?.arguments)) {
+          headers.set(name, value);
+        }
+      }
     }
     if (lastEventId !== undefined) headers.set("last-event-id", lastEventId);
-    let url = this.#url;
-    for (let hop = 0; hop < 5; hop++) {
-      const response = await this.#fetch(url, {
-        method,
-        headers,
-        body: body ?? null,
-        redirect: "manual",
-        signal,
-      });
-      if (!REDIRECTS.has(response.status)) return response;
-      await response.body?.cancel();
-      const location = response.headers.get("location");
-      const next = location === null ? undefined : new URL(location, url);
-      if (!next || next.origin !== this.#url.origin) {
-        throw new TransportError(
-          `Refusing to follow a redirect from ${displayUrl(url)} to ${
-            next ? next.origin : "nowhere"
-          }: requests and their headers stay on the server's origin`,
-        );
-      }
-      if (method !== "GET" && response.status !== 307 && response.status !== 308) {
-        throw new TransportError(
-          `Server redirected ${method} with status ${response.status}; only 307 and 308 keep the request`,
-        );
-      }
-      url = next;
-    }
-    throw new TransportError(`Too many redirects from ${displayUrl(this.#url)}`);
+    return await fetchWithinOrigin(this.#fetch, this.#url, {
+      method,
+      headers,
+      body: body ?? null,
+      signal,
+    });
   }
 
   #track<T>(task: Promise<T>): Promise<T> {

@@ -38,6 +38,51 @@ const SCENARIOS: Record<string, { run: Scenario; options?: ClientOptions }> = {
       await client.callTool("test_client_elicitation_defaults", {});
     },
   },
+  "request-metadata": {
+    run: async (client) => void await client.listTools(),
+  },
+  "http-standard-headers": { run: basic },
+  "http-invalid-tool-headers": {
+    // Tools with invalid x-mcp-header annotations must already be gone from the list.
+    run: async (client) => {
+      for (const tool of await client.listTools()) await client.callTool(tool.name, { region: "us" });
+    },
+  },
+  "http-custom-headers": {
+    run: async (client) => {
+      await client.listTools();
+      await client.callTool("test_custom_headers", {
+        region: "us-west1",
+        priority: 5,
+        verbose: true,
+        debug: false,
+        empty_val: "",
+        method_val: "tools/call",
+        float_val: 1.5,
+        non_ascii_val: "Hello, 世界",
+        whitespace_val: " padded ",
+        leading_space_val: " lead",
+        trailing_space_val: "trail ",
+        internal_space_val: "a b",
+        control_char_val: "a\u0001b",
+        crlf_val: "line1\r\nline2",
+        tab_val: "\tx",
+        query: "SELECT 1",
+      });
+      await client.callTool("test_custom_headers_null", {
+        region: "eu",
+        priority: 1,
+        verbose: null,
+        query: "q",
+      });
+    },
+  },
+  "sep-2322-client-request-state": {
+    options: { onElicitation: () => ({ action: "accept", content: { confirmed: true } }) },
+    run: async (client) => {
+      for (const tool of await client.listTools()) await client.callTool(tool.name, {});
+    },
+  },
   "sse-retry": {
     run: async (client) => {
       const [tool] = await client.listTools();
