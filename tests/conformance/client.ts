@@ -45,7 +45,9 @@ const SCENARIOS: Record<string, { run: Scenario; options?: ClientOptions }> = {
   "http-invalid-tool-headers": {
     // Tools with invalid x-mcp-header annotations must already be gone from the list.
     run: async (client) => {
-      for (const tool of await client.listTools()) await client.callTool(tool.name, { region: "us" });
+      for (const tool of await client.listTools()) {
+        await client.callTool(tool.name, { region: "us" });
+      }
     },
   },
   "http-custom-headers": {
