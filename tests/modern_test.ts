@@ -197,3 +197,23 @@ Deno.test("a legacy verdict from an earlier connection skips the probe", async (
   await using second = await connectFake("everything.ts", [], { discovery: verdict });
   assert.equal(methods(second.transport.sent)[0], "initialize");
 });
+
+Deno.test("a dropped or ended subscriptions/listen stream is opened again", async () => {
+  await using fx = await connectFake("modern.ts");
+  const listens = () =>
+    methods(fx.transport.sent).filter((m) => m === "subscriptions/listen").length;
+  const waitFor = async (count: number) => {
+    for (let i = 0; i < 200 && listens() < count; i++) await new Promise((r) => setTimeout(r, 20));
+  };
+  assert.equal(listens(), 1);
+  await fx.client.callTool("end_listens", {});
+  await waitFor(2);
+  assert.equal(listens(), 2);
+  await fx.client.callTool("end_listens", { graceful: true });
+  await waitFor(3);
+  assert.equal(listens(), 3);
+  // and the new stream works: a list change still arrives
+  const changed = next(fx.client, "toolsListChanged");
+  await fx.client.callTool("change", {});
+  await changed;
+});

@@ -42,6 +42,7 @@ const TOOLS = [
   tool("change", "Announces a changed tool list to listeners."),
   tool("touch", "Announces an updated resource to listeners.", { uri: { type: "string" } }),
   tool("stats", "How many requests of each method arrived."),
+  tool("end_listens", "Ends every subscriptions/listen stream: gracefully, or with an error."),
   tool("long", "Runs as a task when the client accepts tasks; asks for a name midway."),
   tool("doomed", "Runs as a task that fails."),
 ];
@@ -195,6 +196,18 @@ function callTool(params: Params, meta: Params): Params {
       return complete(text("touched"));
     case "stats":
       return complete(text(JSON.stringify(calls)));
+    case "end_listens": {
+      const graceful = args.graceful === true;
+      for (const id of listens.keys()) {
+        void send(
+          graceful
+            ? { jsonrpc: "2.0", id, result: complete({}) }
+            : { jsonrpc: "2.0", id, error: { code: -32603, message: "Listener restarting" } },
+        );
+      }
+      listens.clear();
+      return complete(text("ended"));
+    }
     case "long":
     case "doomed": {
       const extensions = ((meta["io.modelcontextprotocol/clientCapabilities"] ?? {}) as Params)
