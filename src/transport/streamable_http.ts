@@ -358,7 +358,11 @@ export class StreamableHttpTransport implements Transport {
     if (type.includes("text/event-stream") && response.body) {
       this.#track(this.#stream(request.id, response.body));
     } else if (type.includes("application/json")) {
-      const text = await readLimited(response.body, this.#maxBytes);
+      const text = await readLimited(
+        response.body,
+        this.#maxBytes,
+        response.headers.get("content-length"),
+      );
       let value: unknown;
       try {
         value = JSON.parse(text);
@@ -648,37 +652,35 @@ export class StreamableHttpTransport implements Transport {
     lastEventId?: string,
     signal: AbortSignal = this.#abort.signal,
   ): Promise<Response> {
-    const headers = new Headers(this.#headers);
+    // A plain record, lowercased keys: one conversion inside fetch instead of a Headers.set
+    // (with its validation) per header on the hot path.
+    const headers: Record<string, string> = {};
+    for (const [name, value] of this.#headers) headers[name.toLowerCase()] = value;
     if (this.#options.requestHeaders) {
-      for (
-        const [name, value] of checkedHeaders(
-          await this.#options.requestHeaders(message),
-          "requestHeaders",
-        )
-      ) {
-        headers.set(name, value);
+      const extra = await this.#options.requestHeaders(message);
+      for (const [name, value] of checkedHeaders(extra, "requestHeaders")) {
+        headers[name.toLowerCase()] = value;
       }
     }
-    headers.set(
-      "accept",
-      method === "POST" ? "application/json, text/event-stream" : "text/event-stream",
-    );
-    if (body !== undefined) headers.set("content-type", "application/json");
+    headers.accept = method === "POST"
+      ? "application/json, text/event-stream"
+      : "text/event-stream";
+    if (body !== undefined) headers["content-type"] = "application/json";
     const declared = declaredVersion(message);
     // A modern request has no session; the revision it declares goes in the header too.
-    if (this.#sessionId !== undefined && !declared) headers.set("mcp-session-id", this.#sessionId);
+    if (this.#sessionId !== undefined && !declared) headers["mcp-session-id"] = this.#sessionId;
     const version = declared ?? this.#protocolVersion;
-    if (version !== undefined) headers.set("mcp-protocol-version", version);
+    if (version !== undefined) headers["mcp-protocol-version"] = version;
     if (declared && message) {
-      for (const [name, value] of standardHeaders(message)) headers.set(name, value);
+      for (const [name, value] of standardHeaders(message)) headers[name] = value;
       if ("method" in message && message.method === "tools/call") {
         const params = this.#toolHeaders.get(String(message.params?.name)) ?? [];
         for (const [name, value] of paramHeaders(params, message.params?.arguments)) {
-          headers.set(name, value);
+          headers[name.toLowerCase()] = value;
         }
       }
     }
-    if (lastEventId !== undefined) headers.set("last-event-id", lastEventId);
+    if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
     return await fetchWithinOrigin(this.#fetch, this.#url, {
       method,
       headers,
