@@ -33,6 +33,7 @@ import {
   sseEvents,
   statusError,
 } from "./_http.ts";
+import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { type HeaderParam, headerParams, paramHeaders, standardHeaders } from "./_mcp_headers.ts";
 import { sleep } from "./_process.ts";
 import { fetchWithinOrigin } from "./_redirect.ts";
@@ -356,7 +357,7 @@ export class StreamableHttpTransport implements Transport {
     }
     const type = (response.headers.get("content-type") ?? "").toLowerCase();
     if (type.includes("text/event-stream") && response.body) {
-      this.#track(this.#stream(request.id, response.body));
+      this.#track(this.#stream(request.id, response.body, response.headers.get("content-length")));
     } else if (type.includes("application/json")) {
       const text = await readLimited(
         response.body,
@@ -454,6 +455,7 @@ export class StreamableHttpTransport implements Transport {
   async #stream(
     requestId: RequestId | undefined,
     first: ReadableStream<Uint8Array> | undefined,
+    firstLength?: string | null,
   ): Promise<void> {
     const state: StreamState = { lastEventId: undefined, retryMs: undefined };
     const maxFailures = this.#options.maxReconnects ?? 5;
@@ -481,7 +483,8 @@ export class StreamableHttpTransport implements Transport {
         failures = 0;
       }
       try {
-        await this.#consume(body, state);
+        // Only the first body's length is known; resumed GET streams are open-ended.
+        await this.#consume(body, state, body === first ? firstLength : undefined);
       } catch (error) {
         if (error instanceof ProtocolError) return this.#lost(requestId, error.message, error);
         // the connection dropped: resume below
@@ -502,37 +505,29 @@ export class StreamableHttpTransport implements Transport {
     }
   }
 
-  async #consume(body: ReadableStream<Uint8Array>, state: StreamState): Promise<void> {
-    const events = sseEvents(body, this.#maxBytes, {
-      onId: (id) => state.lastEventId = id,
-      onRetry: (ms) => state.retryMs = ms,
-    });
+  async #consume(
+    body: ReadableStream<Uint8Array>,
+    state: StreamState,
+    declaredLength?: string | null,
+  ): Promise<void> {
+    const callbacks = {
+      onId: (id: string) => state.lastEventId = id,
+      onRetry: (ms: number) => state.retryMs = ms,
+    };
+    // A stream of known, bounded length (a whole answer in one response) is parsed in one go:
+    // two stream stages per response cost more than the answer itself.
+    const length = declaredLength ? Number(declaredLength) : NaN;
+    if (Number.isInteger(length) && length <= this.#maxBytes) {
+      const events: EventSourceMessage[] = [];
+      const parser = createParser({ ...callbacks, onEvent: (event) => events.push(event) });
+      parser.feed(await new Response(body).text());
+      parser.reset({ consume: true });
+      for (const event of events) this.#onEvent(event);
+      return;
+    }
+    const events = sseEvents(body, this.#maxBytes, callbacks);
     try {
-      for await (const event of events) {
-        if ((event.event !== undefined && event.event !== "message") || event.data.trim() === "") {
-          continue;
-        }
-        let value: unknown;
-        try {
-          value = JSON.parse(event.data);
-        } catch {
-          this.#diagnose({
-            kind: "non-json-line",
-            message: "Skipped an SSE event that is not JSON",
-            data: preview(event.data),
-          });
-          continue;
-        }
-        try {
-          this.#deliver(toMessage(value));
-        } catch (error) {
-          this.#diagnose({
-            kind: "invalid-message",
-            message: (error as Error).message,
-            data: preview(event.data),
-          });
-        }
-      }
+      for await (const event of events) this.#onEvent(event);
     } catch (error) {
       if (
         (error as Error)?.name === "ParseError" || /buffer/i.test((error as Error)?.message ?? "")
@@ -543,6 +538,32 @@ export class StreamableHttpTransport implements Transport {
         );
       }
       throw error;
+    }
+  }
+
+  #onEvent(event: EventSourceMessage): void {
+    if ((event.event !== undefined && event.event !== "message") || event.data.trim() === "") {
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(event.data);
+    } catch {
+      this.#diagnose({
+        kind: "non-json-line",
+        message: "Skipped an SSE event that is not JSON",
+        data: preview(event.data),
+      });
+      return;
+    }
+    try {
+      this.#deliver(toMessage(value));
+    } catch (error) {
+      this.#diagnose({
+        kind: "invalid-message",
+        message: (error as Error).message,
+        data: preview(event.data),
+      });
     }
   }
 
