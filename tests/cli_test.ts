@@ -427,3 +427,48 @@ Deno.test("Ctrl-C cancels the call on the server and exits 130", async () => {
     /→ \{"jsonrpc":"2\.0","method":"notifications\/cancelled","params":\{"requestId":\d+/,
   );
 });
+
+Deno.test("--config and --server pick a server from a config file, or from the usual places", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const config = {
+      mcpServers: {
+        fake: {
+          command: Deno.execPath(),
+          args: ["run", "--allow-all", "--no-config", fixture("everything.ts")],
+        },
+        other: { command: "mcp-inspect-not-started" },
+      },
+    };
+    await Deno.writeTextFile(`${dir}/.mcp.json`, `// JSONC is fine\n${JSON.stringify(config)}`);
+    const given = await cli(
+      "tools",
+      "call",
+      "echo",
+      "text=configured",
+      "--config",
+      `${dir}/.mcp.json`,
+      "--server",
+      "fake",
+    );
+    assert.equal(given.code, 0, given.stderr);
+    assert.equal(given.stdout.trim(), "configured");
+    const found = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--allow-all", `${ROOT}cli.ts`, "ping", "--server", "fake"],
+      cwd: dir,
+      env: { NO_COLOR: "1" },
+      stdin: "null",
+    }).output();
+    const stderr = new TextDecoder().decode(found.stderr);
+    assert.equal(found.code, 0, stderr);
+    assert.match(stderr, new RegExp(`Using server "fake" from ${dir}/\\.mcp\\.json`));
+    const ambiguous = await cli("ping", "--config", `${dir}/.mcp.json`);
+    assert.equal(ambiguous.code, 2);
+    assert.match(ambiguous.stderr, /has 2 servers; choose one with --server \(fake, other\)/);
+    const missing = await cli("ping", "--config", `${dir}/.mcp.json`, "--server", "nope");
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /No server "nope"/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -34,6 +34,9 @@ export interface CliArgs {
   roots: string[];
   call: string[];
   schemaDir: string | undefined;
+  config: string | undefined;
+  /** The --server name (the command after -- is `server`). */
+  serverName: string | undefined;
 }
 
 const OPTIONS = {
@@ -54,6 +57,8 @@ const OPTIONS = {
   root: { type: "string", multiple: true },
   call: { type: "string", multiple: true },
   "schema-dir": { type: "string" },
+  config: { type: "string", short: "c" },
+  server: { type: "string", short: "s" },
 } as const;
 
 /** Parses argv; everything after the first `--` is the server command, untouched. */
@@ -96,8 +101,14 @@ export function parseCli(argv: readonly string[]): CliArgs {
   if (!transport) {
     throw new UsageError(`Invalid --transport "${values.transport}": expected http, sse or auto`);
   }
-  if (values.url !== undefined && server.length > 0) {
-    throw new UsageError("Give either --url or a server command after --, not both");
+  const choices = [
+    values.url !== undefined,
+    server.length > 0,
+    values.config !== undefined || values.server !== undefined,
+  ]
+    .filter(Boolean).length;
+  if (choices > 1) {
+    throw new UsageError("Choose one server: --url, --config/--server, or a command after --");
   }
   if (values.transport !== undefined && values.url === undefined) {
     throw new UsageError("--transport needs --url");
@@ -132,6 +143,8 @@ export function parseCli(argv: readonly string[]): CliArgs {
     roots: values.root ?? [],
     call: values.call ?? [],
     schemaDir: values["schema-dir"],
+    config: values.config,
+    serverName: values.server,
   };
 }
 

@@ -3,9 +3,13 @@
 
 import {
   type ClientOptions,
+  ConfigError,
+  existingConfigFiles,
   HttpTransport,
   type JsonRpcMessage,
+  loadConfig,
   McpError,
+  type ServerConfig,
   StdioTransport,
   TapTransport,
   type Transport,
@@ -92,5 +96,70 @@ export function buildClientOptions(args: CliArgs, out: Output, signal: AbortSign
     ...(args.verbose
       ? { onDiagnostic: (d) => out.stderr(out.errStyle.dim(`[diagnostic] ${d.message}`)) }
       : {}),
+  };
+}
+
+/**
+ * The server named by --config/--server: from the given file, or from the first of the usual
+ * config files that has it (and the CLI says which file it used).
+ */
+export async function configuredServer(args: CliArgs, out: Output): Promise<ServerConfig> {
+  const files = args.config !== undefined ? [args.config] : await existingConfigFiles();
+  if (files.length === 0) {
+    throw new UsageError("No config file found in the usual places; pass --config <file>");
+  }
+  const known: string[] = [];
+  for (const file of files) {
+    let servers: Record<string, ServerConfig>;
+    try {
+      servers = (await loadConfig(file)).servers;
+    } catch (error) {
+      if (args.config !== undefined) {
+        throw new UsageError(error instanceof ConfigError ? error.message : String(error));
+      }
+      continue; // a user file that is not an MCP config (e.g. ~/.claude.json without servers)
+    }
+    const names = Object.keys(servers);
+    const name = args.serverName ?? (names.length === 1 ? names[0] : undefined);
+    if (name === undefined) {
+      throw new UsageError(
+        `${file} has ${names.length} servers; choose one with --server (${names.join(", ")})`,
+      );
+    }
+    const config = servers[name];
+    if (config) {
+      if (args.config === undefined) {
+        out.stderr(out.errStyle.dim(`Using server "${name}" from ${file}`));
+      }
+      return config;
+    }
+    known.push(...names.map((n) => `${n} (${file})`));
+  }
+  throw new UsageError(
+    `No server "${args.serverName}" in ${files.join(", ")}${
+      known.length > 0 ? `; found ${known.join(", ")}` : ""
+    }`,
+  );
+}
+
+/** The CLI arguments a configured server amounts to. */
+export function applyConfig(
+  args: CliArgs,
+  config: ServerConfig,
+): { args: CliArgs; server: string[] } {
+  if ("url" in config) {
+    return {
+      args: {
+        ...args,
+        url: config.url,
+        transport: config.type === "sse" ? "sse" : args.transport,
+        headers: [...Object.entries(config.headers ?? {}), ...args.headers],
+      },
+      server: [],
+    };
+  }
+  return {
+    args: { ...args, env: { ...config.env, ...args.env }, cwd: args.cwd ?? config.cwd },
+    server: [config.command, ...(config.args ?? [])],
   };
 }

@@ -15,7 +15,7 @@ import {
 } from "../../mod.ts";
 import { parseCli, UsageError } from "./args.ts";
 import { COMMANDS, type Context, type Output, runCommand } from "./commands.ts";
-import { buildClientOptions, buildTransport } from "./connect.ts";
+import { applyConfig, buildClientOptions, buildTransport, configuredServer } from "./connect.ts";
 import { check } from "./check.ts";
 import { demo } from "./demo.ts";
 import { shellCommand } from "./shell.ts";
@@ -65,6 +65,9 @@ Options:
   --json             print exactly one JSON document (the protocol result) on stdout
   --args <json>      tool or prompt arguments as JSON, or @file.json
   -u, --url <URL>    an HTTP server: Streamable HTTP, falling back to legacy HTTP+SSE
+  -c, --config <file>  a config file (Claude Desktop, VS Code, Cursor, Claude Code; JSONC)
+  -s, --server <name>  the server of the config file; without --config, the usual files are
+                     searched (./.mcp.json, .cursor/, .vscode/, Claude Desktop, ~/.cursor, ~/.claude.json)
   --transport <t>    with --url: http (Streamable HTTP only), sse (legacy only) or auto
   -H, --header "N: V"  an HTTP header for every request (repeatable)
   -p, --protocol <p> auto (default), modern, legacy, or a revision such as 2025-06-18
@@ -100,7 +103,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const many = new Map([["proxy", proxyCommand], ["servers", serversCommand]]).get(argv[0] ?? "");
   if (many) return await many(argv.slice(1), out);
   try {
-    const args = parseCli(argv);
+    let args = parseCli(argv);
     json = args.json;
     if (args.version) {
       out.stdout(args.json ? JSON.stringify({ version: VERSION }) : `mcp-inspect ${VERSION}`);
@@ -117,8 +120,15 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (!command) throw new UsageError(`Unknown command "${args.words.join(" ")}"`);
     let server = args.server;
     if (command.demoServer) server = command.demoServer();
+    if (args.config !== undefined || args.serverName !== undefined) {
+      const applied = applyConfig(args, await configuredServer(args, out));
+      args = applied.args;
+      server = applied.server;
+    }
     if (server.length === 0 && args.url === undefined) {
-      throw new UsageError("No server given: use --url <URL> or put the server command after --");
+      throw new UsageError(
+        "No server given: use --url <URL>, --config <file> --server <name>, or a command after --",
+      );
     }
     Deno.addSignalListener("SIGINT", onSigint);
     const wire = command.recordWire ? { sent: [], received: [] } : undefined;
