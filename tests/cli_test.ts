@@ -66,7 +66,7 @@ Deno.test("a wrong flag exits 2 with one helpful line", async () => {
 Deno.test("a command without a server exits 2", async () => {
   const run = await cli("tools", "list");
   assert.equal(run.code, 2);
-  assert.match(run.stderr, /No server given: use --url <URL> or put the server command after --/);
+  assert.match(run.stderr, /No server given: use --url <URL>, --config <file> --server <name>, or a command after --/);
 });
 
 Deno.test("tools list --json prints exactly the protocol result", async () => {
