@@ -66,7 +66,10 @@ Deno.test("a wrong flag exits 2 with one helpful line", async () => {
 Deno.test("a command without a server exits 2", async () => {
   const run = await cli("tools", "list");
   assert.equal(run.code, 2);
-  assert.match(run.stderr, /No server given: use --url <URL>, --config <file> --server <name>, or a command after --/);
+  assert.match(
+    run.stderr,
+    /No server given: use --url <URL>, --config <file> --server <name>, or a command after --/,
+  );
 });
 
 Deno.test("tools list --json prints exactly the protocol result", async () => {
@@ -468,6 +471,54 @@ Deno.test("--config and --server pick a server from a config file, or from the u
     const missing = await cli("ping", "--config", `${dir}/.mcp.json`, "--server", "nope");
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /No server "nope"/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("servers lists the servers of the usual config files with secrets hidden", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${dir}/.vscode`);
+    await Deno.writeTextFile(
+      `${dir}/.mcp.json`,
+      JSON.stringify({
+        mcpServers: {
+          local: { command: "npx", args: ["-y", "some-server"], env: { API_KEY: "sk-secret-1" } },
+        },
+      }),
+    );
+    await Deno.writeTextFile(
+      `${dir}/.vscode/mcp.json`,
+      JSON.stringify({
+        servers: {
+          remote: {
+            type: "http",
+            url: "https://example.com/mcp",
+            headers: { Authorization: "Bearer tok-2" },
+          },
+        },
+      }),
+    );
+    const run = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--allow-all", `${ROOT}cli.ts`, "servers", "--json"],
+      cwd: dir,
+      env: { NO_COLOR: "1" },
+      stdin: "null",
+    }).output();
+    const stdout = new TextDecoder().decode(run.stdout);
+    assert.equal(run.code, 0, new TextDecoder().decode(run.stderr));
+    const servers = JSON.parse(stdout).servers as Record<string, unknown>[];
+    const local = servers.find((s) => s.name === "local")!;
+    const remote = servers.find((s) => s.name === "remote")!;
+    assert.deepStrictEqual([local.transport, local.target, local.env], [
+      "stdio",
+      "npx -y some-server",
+      { API_KEY: "***" },
+    ]);
+    assert.deepStrictEqual([remote.transport, remote.headers], ["http", { Authorization: "***" }]);
+    assert.match(String(remote.file), /\.vscode\/mcp\.json$/);
+    assert.ok(!stdout.includes("sk-secret-1") && !stdout.includes("tok-2"));
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

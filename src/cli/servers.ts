@@ -4,17 +4,23 @@
 import { parseArgs } from "node:util";
 import {
   ConfigError,
+  existingConfigFiles,
   loadConfig,
   type LoadedConfig,
+  type ServerConfig,
   ServerManager,
   type ServerStatus,
 } from "../../mod.ts";
 import { oneLine, style, table } from "./format.ts";
 
-export const SERVERS_HELP =
-  `Usage: mcp-inspect servers --config <file> [--tools] [--json] [--timeout <ms>]
+export const SERVERS_HELP = `Usage: mcp-inspect servers [--json]
+       mcp-inspect servers --config <file> [--tools] [--json] [--timeout <ms>]
 
-Connects every server of a config file (Claude Desktop, Claude Code, Cursor or VS Code format) at
+Without --config, lists the servers of every config file in the usual places (./.mcp.json,
+.cursor/mcp.json, .vscode/mcp.json, Claude Desktop's, ~/.cursor/mcp.json, ~/.claude.json) with
+their transport and origin file; env values and header values are shown as ***.
+
+With --config, connects every server of a config file (Claude Desktop, Claude Code, Cursor or VS Code format) at
 once and shows each one's state, protocol, tool count and last error.
 
 Options:
@@ -53,7 +59,7 @@ export async function serversCommand(argv: readonly string[], out: Output): Prom
     out.stdout(SERVERS_HELP);
     return 0;
   }
-  if (values.config === undefined) return usage(out, "Missing --config <file>");
+  if (values.config === undefined) return await listServers(out, values.json ?? false);
   const timeoutMs = Number(values.timeout ?? 30_000);
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
     return usage(out, `Invalid --timeout "${values.timeout}": expected milliseconds`);
@@ -96,6 +102,61 @@ export async function serversCommand(argv: readonly string[], out: Output): Prom
     }
   }
   return servers.some((s) => s.state === "failed" || s.state === "connecting") ? 3 : 0;
+}
+
+/** Every server of every usual config file, without connecting; secrets redacted. */
+async function listServers(out: Output, json: boolean): Promise<number> {
+  const rows: {
+    name: string;
+    transport: string;
+    target: string;
+    file: string;
+    config: ServerConfig;
+  }[] = [];
+  for (const file of await existingConfigFiles()) {
+    let loaded: LoadedConfig;
+    try {
+      loaded = await loadConfig(file);
+    } catch {
+      continue; // not an MCP config (e.g. ~/.claude.json without servers)
+    }
+    for (const [name, config] of Object.entries(loaded.servers)) {
+      const http = "url" in config;
+      rows.push({
+        name,
+        transport: http ? (config.type === "sse" ? "sse" : "http") : "stdio",
+        target: http ? config.url : [config.command, ...(config.args ?? [])].join(" "),
+        file,
+        config,
+      });
+    }
+  }
+  const hide = (record: Record<string, string> | undefined) =>
+    Object.fromEntries(Object.keys(record ?? {}).map((key) => [key, "***"]));
+  if (json) {
+    out.stdout(JSON.stringify(
+      {
+        servers: rows.map(({ name, transport, target, file, config }) => ({
+          name,
+          transport,
+          target,
+          file,
+          ...("env" in config && config.env ? { env: hide(config.env) } : {}),
+          ...("headers" in config && config.headers ? { headers: hide(config.headers) } : {}),
+        })),
+      },
+      null,
+      2,
+    ));
+  } else if (rows.length === 0) {
+    out.stdout("No MCP servers found in the usual config files.");
+  } else {
+    out.stdout(table(
+      rows.map((r) => [r.name, r.transport, oneLine(r.target, 60), r.file]),
+      ["SERVER", "TRANSPORT", "COMMAND OR URL", "FILE"],
+    ));
+  }
+  return 0;
 }
 
 function row(status: ServerStatus): string[] {
