@@ -22,9 +22,10 @@ export function elicitationHandler(
   policy: ElicitPolicy,
   out: Output,
   readLine: ReadLine = (question) => prompt(question),
+  terminal: () => boolean = () => Deno.stdin.isTerminal(),
 ): ElicitationHandler {
   return (request) => {
-    const interactive = policy === "ask" && Deno.stdin.isTerminal();
+    const interactive = policy === "ask" && terminal();
     if (request.mode === "url") {
       out.stderr(`[elicitation] ${request.message}\n  open: ${request.url ?? "(no URL)"}`);
       if (!interactive) return { action: policy === "decline" ? "decline" : "accept" };

@@ -1,0 +1,73 @@
+// The CLI against real servers from npm, as a subprocess.
+
+import assert from "node:assert/strict";
+import { SPEC_DIR } from "../_helpers.ts";
+import { npmServer } from "../_npm_servers.ts";
+
+const ROOT = new URL("../..", import.meta.url).pathname;
+
+async function cliAgainst(server: Awaited<ReturnType<typeof npmServer>>, ...args: string[]) {
+  const env = Object.entries(server.env ?? {}).flatMap(([k, v]) => ["--env", `${k}=${v}`]);
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-all",
+      "cli.ts",
+      ...args,
+      ...env,
+      "--",
+      server.command,
+      ...(server.args ?? []),
+    ],
+    cwd: ROOT,
+    env: { NO_COLOR: "1" },
+    stdin: "null",
+  }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+}
+
+Deno.test("the CLI lists and calls the tools of server-everything", async () => {
+  const server = await npmServer("everything", ["stdio"]);
+  const list = await cliAgainst(server, "tools", "list", "--json");
+  assert.equal(list.code, 0, list.stderr);
+  const names = (JSON.parse(list.stdout).tools as { name: string }[]).map((t) => t.name);
+  assert.ok(names.includes("echo"), names.join(", "));
+  const echo = await cliAgainst(server, "tools", "call", "echo", "message=007");
+  assert.equal(echo.code, 0, echo.stderr);
+  assert.match(echo.stdout, /007/);
+  const check = await cliAgainst(server, "check", ...(SPEC_DIR ? ["--schema-dir", SPEC_DIR] : []));
+  assert.equal(check.code, 0, check.stdout + check.stderr);
+  assert.match(check.stdout, /✓ schema: (\d+) of \1 message\(s\)/);
+});
+
+Deno.test("the CLI reads a directory through server-filesystem, rooted where it is told", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    await Deno.writeTextFile(`${dir}/hello.txt`, "hello from disk");
+    const server = await npmServer("filesystem", [dir]);
+    const run = await cliAgainst(
+      server,
+      "tools",
+      "call",
+      "read_text_file",
+      `path=${dir}/hello.txt`,
+      "--root",
+      dir,
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /hello from disk/);
+    const outside = await cliAgainst(
+      server,
+      "tools",
+      "call",
+      "read_text_file",
+      "path=/etc/hostname",
+      "--root",
+      dir,
+    );
+    assert.equal(outside.code, 1); // the tool refuses: a result with isError
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
