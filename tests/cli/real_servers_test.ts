@@ -71,3 +71,76 @@ Deno.test("the CLI reads a directory through server-filesystem, rooted where it 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+/** server-everything over HTTP on a free loopback port; it logs to stderr once listening. */
+async function everythingOverHttp(mode: "streamableHttp" | "sse") {
+  const stdio = await npmServer("everything", [mode]);
+  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (probe.addr as Deno.NetAddr).port;
+  probe.close();
+  const child = new Deno.Command(stdio.command, {
+    args: [...(stdio.args ?? [])],
+    env: { ...stdio.env, PORT: String(port) },
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (!/port \d+/.test(seen)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`server-everything ${mode} did not start: ${seen}`);
+    seen += value;
+  }
+  const drained = (async () => {
+    while (!(await reader.read()).done) { /* keep its stderr flowing */ }
+  })();
+  return {
+    base: `http://127.0.0.1:${port}`,
+    async [Symbol.asyncDispose]() {
+      child.kill("SIGTERM");
+      await child.status;
+      await drained;
+    },
+  };
+}
+
+async function cli(...args: string[]) {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", "cli.ts", ...args],
+    cwd: ROOT,
+    env: { NO_COLOR: "1" },
+    stdin: "null",
+  }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+}
+
+Deno.test("the CLI calls server-everything over Streamable HTTP and over legacy SSE", async () => {
+  {
+    await using server = await everythingOverHttp("streamableHttp");
+    const run = await cli(
+      "tools",
+      "call",
+      "echo",
+      "message=over-http",
+      "--url",
+      `${server.base}/mcp`,
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /over-http/);
+  }
+  {
+    await using server = await everythingOverHttp("sse");
+    const run = await cli(
+      "tools",
+      "call",
+      "echo",
+      "message=over-sse",
+      "--url",
+      `${server.base}/sse`,
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /over-sse/);
+  }
+});
