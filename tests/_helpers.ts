@@ -81,6 +81,15 @@ export class CheckedTransport implements Transport {
     return new CheckedTransport(inner, loaded);
   }
 
+  /** The session's handler for failures of one request, installed on the wrapped transport. */
+  set onRequestError(handler: ((id: string | number, error: Error) => void) | undefined) {
+    this.inner.onRequestError = handler;
+  }
+
+  get onRequestError(): ((id: string | number, error: Error) => void) | undefined {
+    return this.inner.onRequestError;
+  }
+
   get revision(): string {
     return this.#revision;
   }

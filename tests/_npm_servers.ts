@@ -83,3 +83,36 @@ export async function npmServer(
     ...rest,
   };
 }
+
+/** server-everything over HTTP on a free loopback port; it logs to stderr once listening. */
+export async function everythingOverHttp(mode: "streamableHttp" | "sse") {
+  const stdio = await npmServer("everything", [mode]);
+  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (probe.addr as Deno.NetAddr).port;
+  probe.close();
+  const child = new Deno.Command(stdio.command, {
+    args: [...(stdio.args ?? [])],
+    env: { ...stdio.env, PORT: String(port) },
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (!/port \d+/.test(seen)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`server-everything ${mode} did not start: ${seen}`);
+    seen += value;
+  }
+  const drained = (async () => {
+    while (!(await reader.read()).done) { /* keep its stderr flowing */ }
+  })();
+  return {
+    base: `http://127.0.0.1:${port}`,
+    async [Symbol.asyncDispose]() {
+      child.kill("SIGTERM");
+      await child.status;
+      await drained;
+    },
+  };
+}

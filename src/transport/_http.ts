@@ -174,14 +174,19 @@ export async function statusError(
   );
 }
 
-/** Parses a `text/event-stream` body into events, bounded in memory. */
+/**
+ * Parses a `text/event-stream` body into events, bounded in memory. Aborting `signal` ends the
+ * stream even when the body itself would not notice (an aborted fetch does not always error a
+ * body that is already being read).
+ */
 export function sseEvents(
   body: ReadableStream<Uint8Array>,
   maxBytes: number,
   callbacks: { onId?: (id: string) => void; onRetry?: (ms: number) => void } = {},
+  signal?: AbortSignal,
 ): ReadableStream<EventSourceMessage> {
   return body
-    .pipeThrough(new TextDecoderStream())
+    .pipeThrough(new TextDecoderStream(), signal ? { signal } : {})
     .pipeThrough(new EventSourceParserStream({ ...callbacks, maxBufferSize: maxBytes }));
 }
 

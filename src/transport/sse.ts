@@ -124,7 +124,7 @@ export class SseTransport implements Transport {
       );
     }
     const maxBytes = this.#options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    const reader = sseEvents(response.body, maxBytes).getReader();
+    const reader = sseEvents(response.body, maxBytes, {}, this.#abort.signal).getReader();
     let announced: (endpoint: URL | Error) => void = () => {};
     const endpoint = new Promise<URL | Error>((resolve) => announced = resolve);
     this.#track(this.#read(reader, announced));

@@ -431,7 +431,7 @@ export class StreamableHttpTransport implements Transport {
     const type = (response.headers.get("content-type") ?? "").toLowerCase();
     let answer: unknown;
     if (type.includes("text/event-stream") && response.body) {
-      for await (const event of sseEvents(response.body, this.#maxBytes)) {
+      for await (const event of sseEvents(response.body, this.#maxBytes, {}, this.#abort.signal)) {
         if (!event.data.trim()) continue;
         const message = JSON.parse(event.data);
         if (message?.id === id) {
@@ -525,7 +525,7 @@ export class StreamableHttpTransport implements Transport {
       for (const event of events) this.#onEvent(event);
       return;
     }
-    const events = sseEvents(body, this.#maxBytes, callbacks);
+    const events = sseEvents(body, this.#maxBytes, callbacks, this.#abort.signal);
     try {
       for await (const event of events) this.#onEvent(event);
     } catch (error) {

@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { SPEC_DIR } from "../_helpers.ts";
-import { npmServer } from "../_npm_servers.ts";
+import { everythingOverHttp, npmServer } from "../_npm_servers.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 
@@ -71,39 +71,6 @@ Deno.test("the CLI reads a directory through server-filesystem, rooted where it 
     await Deno.remove(dir, { recursive: true });
   }
 });
-
-/** server-everything over HTTP on a free loopback port; it logs to stderr once listening. */
-async function everythingOverHttp(mode: "streamableHttp" | "sse") {
-  const stdio = await npmServer("everything", [mode]);
-  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (probe.addr as Deno.NetAddr).port;
-  probe.close();
-  const child = new Deno.Command(stdio.command, {
-    args: [...(stdio.args ?? [])],
-    env: { ...stdio.env, PORT: String(port) },
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  while (!/port \d+/.test(seen)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`server-everything ${mode} did not start: ${seen}`);
-    seen += value;
-  }
-  const drained = (async () => {
-    while (!(await reader.read()).done) { /* keep its stderr flowing */ }
-  })();
-  return {
-    base: `http://127.0.0.1:${port}`,
-    async [Symbol.asyncDispose]() {
-      child.kill("SIGTERM");
-      await child.status;
-      await drained;
-    },
-  };
-}
 
 async function cli(...args: string[]) {
   const output = await new Deno.Command(Deno.execPath(), {
