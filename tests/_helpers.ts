@@ -90,6 +90,10 @@ export class CheckedTransport implements Transport {
     return this.inner.onRequestError;
   }
 
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+
   get revision(): string {
     return this.#revision;
   }

@@ -1,0 +1,227 @@
+// Streamable HTTP (legacy era) against small Deno.serve fakes that misbehave in the ways real
+// deployments do: expired sessions, rate limits, HTML error pages, redirects, huge bodies.
+
+import assert from "node:assert/strict";
+import {
+  Client,
+  type Diagnostic,
+  HttpError,
+  ProtocolError,
+  SessionExpiredError,
+  StreamableHttpTransport,
+  TransportError,
+} from "../../mod.ts";
+import { connectChecked, rejectsWith } from "../_helpers.ts";
+
+type Json = Record<string, unknown>;
+type Handler = (message: Json, req: Request, n: number) => Response | Promise<Response> | undefined;
+
+/**
+ * A stateful legacy server: initialize mints session ids s1, s2, …; `handle` may answer any
+ * message first (returning undefined falls through to the default answers).
+ */
+function fake(handle: Handler = () => undefined) {
+  let sessions = 0;
+  let count = 0;
+  const requests: { method: string; session: string | null; protocol: string | null }[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    if (req.method === "GET" || req.method === "DELETE") {
+      await req.body?.cancel();
+      return new Response(null, { status: 405 });
+    }
+    const message = await req.json() as Json;
+    requests.push({
+      method: String(message.method ?? "response"),
+      session: req.headers.get("mcp-session-id"),
+      protocol: req.headers.get("mcp-protocol-version"),
+    });
+    const special = await handle(message, req, ++count);
+    if (special) return special;
+    if (message.id === undefined) return new Response(null, { status: 202 });
+    const answer = (result: Json, headers: HeadersInit = {}) =>
+      Response.json({ jsonrpc: "2.0", id: message.id, result }, { headers });
+    switch (message.method) {
+      case "initialize":
+        return answer(
+          {
+            protocolVersion: "2025-11-25",
+            capabilities: { tools: {} },
+            serverInfo: { name: "http-fake", version: "1" },
+          },
+          { "mcp-session-id": `s${++sessions}` },
+        );
+      case "tools/list":
+        return answer({ tools: [{ name: "echo", inputSchema: { type: "object" } }] });
+      case "tools/call":
+        return answer({
+          content: [{ type: "text", text: `ok in ${req.headers.get("mcp-session-id")}` }],
+        });
+      default:
+        return Response.json({
+          jsonrpc: "2.0",
+          id: message.id,
+          error: { code: -32601, message: "Method not found" },
+        });
+    }
+  });
+  return {
+    url: `http://127.0.0.1:${server.addr.port}/mcp`,
+    requests,
+    async [Symbol.asyncDispose]() {
+      await server.shutdown();
+    },
+  };
+}
+
+/** Connects in the legacy era (the fake has no server/discover). */
+function connect(
+  url: string,
+  options: Partial<ConstructorParameters<typeof StreamableHttpTransport>[0]> = {},
+) {
+  return connectChecked(new StreamableHttpTransport({ url, ...options }), { protocol: "legacy" });
+}
+
+Deno.test("the session id is kept and sent, with the negotiated revision, on every later request", async () => {
+  await using server = fake();
+  await using fx = await connect(server.url);
+  await fx.client.listTools();
+  const later = server.requests.filter((r) => r.method !== "initialize");
+  assert.ok(later.length >= 2);
+  assert.ok(
+    later.every((r) => r.session === "s1" && r.protocol === "2025-11-25"),
+    JSON.stringify(later),
+  );
+});
+
+Deno.test("an expired session (404) is replaced by a new handshake once, transparently", async () => {
+  let expired = false;
+  await using server = fake((message, req) => {
+    if (message.method === "tools/call" && req.headers.get("mcp-session-id") === "s1" && !expired) {
+      expired = true;
+      return new Response("Session not found", { status: 404 });
+    }
+  });
+  const diagnostics: Diagnostic[] = [];
+  await using fx = await connect(server.url, { onDiagnostic: (d) => diagnostics.push(d) });
+  const result = await fx.client.callTool("echo", {});
+  assert.equal(result.content[0]?.text, "ok in s2");
+  assert.equal(server.requests.filter((r) => r.method === "initialize").length, 2);
+  assert.ok(diagnostics.some((d) => /session expired; started a new one/i.test(d.message)));
+});
+
+Deno.test("a session that expires again at once is an error, not a loop", async () => {
+  await using server = fake((message) => {
+    if (message.method === "tools/call") return new Response(null, { status: 404 });
+  });
+  await using fx = await connect(server.url);
+  await rejectsWith(fx.client.callTool("echo", {}), SessionExpiredError);
+  assert.equal(server.requests.filter((r) => r.method === "initialize").length, 2);
+});
+
+Deno.test("reinitializeOnExpiry: false raises SessionExpiredError instead", async () => {
+  await using server = fake((message) => {
+    if (message.method === "tools/call") return new Response(null, { status: 404 });
+  });
+  await using fx = await connect(server.url, { reinitializeOnExpiry: false });
+  await rejectsWith(fx.client.callTool("echo", {}), SessionExpiredError);
+  assert.equal(server.requests.filter((r) => r.method === "initialize").length, 1);
+});
+
+Deno.test("429 and 503 with Retry-After are retried for idempotent requests only", async () => {
+  let listed = 0;
+  await using server = fake((message) => {
+    if (message.method === "tools/list" && ++listed <= 2) {
+      const retryAfter = listed === 1 ? "0" : new Date(Date.now() + 50).toUTCString();
+      return new Response("slow down", {
+        status: listed === 1 ? 429 : 503,
+        headers: { "retry-after": retryAfter },
+      });
+    }
+    if (message.method === "tools/call") {
+      return new Response("busy", { status: 503, headers: { "retry-after": "1" } });
+    }
+  });
+  await using fx = await connect(server.url, { maxDelayMs: 200 });
+  assert.equal((await fx.client.listTools()).length, 1);
+  assert.equal(server.requests.filter((r) => r.method === "tools/list").length, 3);
+  const error = await rejectsWith(fx.client.callTool("echo", {}), HttpError);
+  assert.equal(error.status, 503);
+  assert.equal(error.retryAfterMs, 1000);
+  assert.equal(server.requests.filter((r) => r.method === "tools/call").length, 1);
+});
+
+Deno.test("an HTML error page becomes a short, tag-free HttpError", async () => {
+  await using server = fake((message) => {
+    if (message.method === "tools/call") {
+      return new Response(
+        "<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><p>nginx</p></body></html>",
+        { status: 502, headers: { "content-type": "text/html" } },
+      );
+    }
+  });
+  await using fx = await connect(server.url);
+  const error = await rejectsWith(fx.client.callTool("echo", {}), HttpError);
+  assert.equal(error.status, 502);
+  assert.match(error.message, /HTTP 502 .*: 502 Bad Gateway$/);
+  assert.ok(!error.message.includes("<"));
+});
+
+Deno.test("a redirect to another origin is refused; one within the origin is followed", async () => {
+  await using server = fake((message, req) => {
+    const path = new URL(req.url).pathname;
+    if (message.method === "tools/list" && path === "/mcp") {
+      return new Response(null, { status: 307, headers: { location: "/moved" } });
+    }
+    if (message.method === "tools/call") {
+      return new Response(null, {
+        status: 307,
+        headers: { location: "http://evil.example:9/steal" },
+      });
+    }
+  });
+  await using fx = await connect(server.url);
+  assert.equal((await fx.client.listTools()).length, 1); // followed to /moved
+  const error = await rejectsWith(fx.client.callTool("echo", {}), TransportError);
+  assert.match(error.message, /Refusing to follow a redirect .* to http:\/\/evil\.example:9/);
+});
+
+Deno.test("a body over maxMessageBytes fails the request, not the connection", async () => {
+  await using server = fake((message) => {
+    if (message.method === "tools/call") {
+      return Response.json({
+        jsonrpc: "2.0",
+        id: message.id,
+        result: { content: [{ type: "text", text: "x".repeat(5000) }] },
+      });
+    }
+  });
+  await using fx = await connect(server.url, { maxMessageBytes: 1024 });
+  await rejectsWith(fx.client.callTool("echo", {}), ProtocolError);
+  assert.equal((await fx.client.listTools()).length, 1); // still connected
+});
+
+Deno.test("session ids and Authorization values never appear in errors", async () => {
+  await using server = fake((message) => {
+    if (message.method === "tools/call") return new Response("nope", { status: 500 });
+  });
+  await using fx = await connect(server.url, {
+    headers: { Authorization: "Bearer canary-token-123" },
+  });
+  const error = await rejectsWith(fx.client.callTool("echo", {}), HttpError);
+  assert.ok(
+    !error.message.includes("canary-token-123") && !error.message.includes("s1"),
+    error.message,
+  );
+});
+
+Deno.test("Client.connect on a closed port fails with a transport error, not a hang", async () => {
+  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (probe.addr as Deno.NetAddr).port;
+  probe.close();
+  await rejectsWith(
+    Client.connect(new StreamableHttpTransport({ url: `http://127.0.0.1:${port}/mcp` }), {
+      protocol: "legacy",
+    }),
+    Error,
+  );
+});
