@@ -245,9 +245,10 @@ Deno.test("logs streams log messages until Ctrl-C, then exits 0", async () => {
   child.kill("SIGINT");
   for (let r = await reader.read(); !r.done; r = await reader.read()) seen += r.value;
   const status = await child.status;
-  await child.stderr.cancel();
+  const stderr = await new Response(child.stderr).text();
   assert.match(seen, /^\[info\] chatty: tick 1$/m);
   assert.equal(status.code, 0);
+  assert.match(stderr, /\[server\] /); // the server's stderr is streamed too
 });
 
 Deno.test("complete suggests prompt arguments and template variables", async () => {

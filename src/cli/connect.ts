@@ -52,7 +52,8 @@ export function buildTransport(
       args: server.slice(1),
       env: args.env,
       ...(args.cwd !== undefined ? { cwd: args.cwd } : {}),
-      ...(args.verbose
+      // `logs` streams the server's stderr too: that is where stdio servers log.
+      ...(args.verbose || args.words[0] === "logs"
         ? { stderr: (line: string) => out.stderr(dim(`[server] ${redact(line)}`)) }
         : {}),
     });

@@ -252,6 +252,7 @@ await serve({
   onRequest: async (message) => await handle(message),
   onNotification: (note) => {
     if (mode !== "chatty" || note.method !== "notifications/initialized") return;
+    log("chatty: started ticking");
     let count = 0;
     chatter = setInterval(() => {
       void send({
