@@ -47,3 +47,5 @@ export * from "./src/server/server.ts";
 export * from "./src/server/stdio.ts";
 export * from "./src/server/http.ts";
 export * from "./src/server/proxy.ts";
+export * from "./src/stats.ts";
+export * from "./src/registry.ts";

@@ -18,6 +18,7 @@ import {
 } from "jsonc-parser";
 import { type EntryPath, normalizeEntry } from "./config/_entry.ts";
 import { expand } from "./config/_expand.ts";
+import { parseYamlConfig } from "./config/_yaml.ts";
 
 /**
  * What every server entry may say about how the manager treats it, beyond how to reach it.
@@ -182,20 +183,45 @@ export interface LoadConfigOptions {
 export interface LoadedConfig {
   /** The file, as given. */
   file: string;
-  /** `"mcpServers"` (Claude Desktop, Cursor, Claude Code) or `"vscode"` (`servers`). */
-  format: "mcpServers" | "vscode";
+  /**
+   * `"mcpServers"` (Claude Desktop, Cursor, Claude Code), `"vscode"` (`servers`) or `"yaml"`
+   * (`mcp.servers[]` in a `.yaml` or `.yml` file).
+   */
+  format: "mcpServers" | "vscode" | "yaml";
   /** The servers that loaded, by name, in file order. */
   servers: Record<string, ServerConfig>;
   /** The entries that were skipped, and why. */
   issues: ConfigError[];
+  /** `mcp.pool` of a YAML file, when it has one. */
+  pool?: PoolSettings;
+}
+
+/**
+ * The `mcp.pool` section of a YAML config file, in milliseconds. `max_idle_time` also becomes
+ * the `idleTimeoutMs` of every stdio server that does not set its own; the manager stops each
+ * idle server on its own timer, so `cleanup_interval` is only reported here.
+ *
+ * @example Reading the pool settings of a YAML file
+ * ```ts ignore
+ * const { pool } = await loadConfig("mcp.yaml");
+ * console.log(pool?.maxIdleTimeMs, pool?.cleanupIntervalMs);
+ * ```
+ */
+export interface PoolSettings {
+  /** `pool.max_idle_time`. */
+  maxIdleTimeMs?: number;
+  /** `pool.cleanup_interval`. */
+  cleanupIntervalMs?: number;
 }
 
 /**
  * Reads a config file. Entries that are invalid, or use a variable that is not set, are reported
- * in `issues` and skipped; the others load.
+ * in `issues` and skipped; the others load. A file ending in `.yaml` or `.yml` is read as YAML
+ * (`mcp.servers[]` with `id`, `command`, `args`, `env`, `url`, `headers`, `auto_discover`, and
+ * `mcp.pool`), with the same checks, expansion and error positions.
  *
- * @throws {ConfigError} when the file cannot be read, is not valid JSONC (with line and column),
- *   or has no server list.
+ * @throws {ConfigError} when the file cannot be read, is not valid JSONC or YAML (with line and
+ *   column), or has no server list.
  * @example Loading Claude Desktop's config
  * ```ts ignore
  * import { loadConfig } from "@mcp-inspect/client";
@@ -217,6 +243,7 @@ export async function loadConfig(
       file,
     }, { cause: error });
   }
+  if (/\.ya?ml$/i.test(file)) return parseYamlConfig(text, { ...options, file });
   return parseConfig(text, { ...options, file });
 }
 

@@ -10,9 +10,11 @@ import { Emitter } from "./_emitter.ts";
 import type { Client } from "./client.ts";
 import { loadConfig, type ServerConfig } from "./config.ts";
 import type { RequestOptions } from "./session.ts";
+import type { ManagerStats } from "./stats.ts";
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from "./types.ts";
 import { Registry } from "./manager/_registry.ts";
 import { type ListKind, ManagedServer, type ServerSettings } from "./manager/_server.ts";
+import { DEFAULT_WINDOW_MS, serverStats } from "./manager/_stats.ts";
 import { connectionKey, transportFactory } from "./manager/_transport.ts";
 import { watchFile } from "./manager/_watch.ts";
 import { ServerUnavailableError, UnknownToolError } from "./manager/errors.ts";
@@ -91,6 +93,7 @@ export class ServerManager implements AsyncDisposable {
       maxReconnectAttempts: options.maxReconnectAttempts ?? Infinity,
       whileReconnecting: options.whileReconnecting ?? "wait",
       waitTimeoutMs: options.waitTimeoutMs ?? 10_000,
+      stats: options.stats ?? {},
     };
     this.#events = new Emitter(() => {});
   }
@@ -309,8 +312,22 @@ export class ServerManager implements AsyncDisposable {
   }
 
   /** Reads a resource from the server that offers it. */
-  async readResource(uri: string, options: ManagerCallOptions = {}): Promise<ReadResourceResult> {
-    const server = this.#registry.resourceOwner(uri);
+  readResource(uri: string, options?: ManagerCallOptions): Promise<ReadResourceResult>;
+  /** Reads a resource from a given server, for URIs that several servers offer. */
+  readResource(
+    server: string,
+    uri: string,
+    options?: ManagerCallOptions,
+  ): Promise<ReadResourceResult>;
+  async readResource(
+    first: string,
+    second?: string | ManagerCallOptions,
+    third?: ManagerCallOptions,
+  ): Promise<ReadResourceResult> {
+    const named = typeof second === "string";
+    const uri = named ? second : first;
+    const options = (named ? third : second) ?? {};
+    const server = named ? this.#server(first) : this.#registry.resourceOwner(uri);
     if (!server) throw new UnknownToolError(uri, "resource");
     return await server.use(async () => {
       const { client } = await server.acquire(options);
@@ -321,6 +338,32 @@ export class ServerManager implements AsyncDisposable {
   /** The state of every server, in the order they were added. */
   servers(): ServerStatus[] {
     return [...this.#servers.values()].map(statusOf);
+  }
+
+  /**
+   * Call statistics per server and per tool: counts of calls, errors, timeouts and
+   * cancellations, latency percentiles over a sliding window, connection uptime and reconnects.
+   * Calls refused by an allow or deny list never reach a server and are not counted.
+   *
+   * @example Printing the slowest servers
+   * ```ts ignore
+   * const { servers } = manager.stats();
+   * for (const s of servers.toSorted((a, b) => (b.latencyMs?.p95 ?? 0) - (a.latencyMs?.p95 ?? 0))) {
+   *   console.error(s.name, s.calls, s.errors, s.latencyMs?.p95);
+   * }
+   * ```
+   */
+  stats(): ManagerStats {
+    const now = Date.now();
+    const servers = [...this.#servers.values()].map((server) =>
+      serverStats(
+        server,
+        statusOf(server).state,
+        now,
+        (tool) => this.qualifiedName(server.name, tool),
+      )
+    );
+    return { at: now, windowMs: this.#options.stats?.windowMs ?? DEFAULT_WINDOW_MS, servers };
   }
 
   /** The connected client of a server, for anything the manager does not cover. */

@@ -1,6 +1,8 @@
 // `mcp-inspect proxy --config <file>`: every server of a config file served as one MCP server,
 // over stdio (for an agent host that starts the proxy) or Streamable HTTP. The config file is
 // followed: edits apply without restarting the proxy or the servers that did not change.
+// `--tools <module>` adds local tools written in TypeScript; `--stats <seconds>` prints call
+// statistics to stderr.
 
 import { parseArgs } from "node:util";
 import {
@@ -11,17 +13,24 @@ import {
   serveHttp,
   ServerManager,
   StdioServerTransport,
+  ToolRegistry,
 } from "../../mod.ts";
+import { loadToolsModule, ToolsModuleError } from "./local_tools.ts";
+import { formatStats } from "./stats.ts";
 
 export const PROXY_HELP =
-  `Usage: mcp-inspect proxy --config <file> [--http [--host <addr>] [--port <n>] [--token <t>]]
+  `Usage: mcp-inspect proxy [--config <file>] [--tools <module>]... [--http [--host <addr>] [--port <n>] [--token <t>]]
 
 Serves the tools, resources and prompts of every server in a config file (Claude Desktop, Claude
-Code, Cursor or VS Code format) as one MCP server, under names mcp__<server>__<tool>. Allow and
-deny lists in the config apply. Edits to the file are applied as they are saved.
+Code, Cursor or VS Code format, or YAML with mcp.servers[]) as one MCP server, under names
+mcp__<server>__<tool>, beside local tools from TypeScript modules. Allow and deny lists in the
+config apply. Edits to the file are applied as they are saved.
 
 Options:
   -c, --config <file>  the config file
+  --tools <module>     a module whose default export registers local tools: a function
+                       receiving the ToolRegistry, or an array of tools (repeatable)
+  --stats <seconds>    print call statistics to stderr this often
   --http               serve Streamable HTTP instead of stdio
   --host <addr>        address to bind with --http (default 127.0.0.1)
   --port <n>           port with --http (default 3000; 0 picks a free one)
@@ -55,6 +64,8 @@ export async function proxyCommand(argv: readonly string[], out: Output): Promis
         "allow-host": { type: "string", multiple: true },
         "allow-origin": { type: "string", multiple: true },
         "no-watch": { type: "boolean" },
+        tools: { type: "string", multiple: true },
+        stats: { type: "string" },
         verbose: { type: "boolean", short: "v" },
         help: { type: "boolean", short: "h" },
       },
@@ -68,7 +79,14 @@ export async function proxyCommand(argv: readonly string[], out: Output): Promis
     out.stdout(PROXY_HELP);
     return 0;
   }
-  if (values.config === undefined) return usage(out, "Missing --config <file>");
+  const modules = values.tools ?? [];
+  if (values.config === undefined && modules.length === 0) {
+    return usage(out, "Missing --config <file> or --tools <module>");
+  }
+  const statsSeconds = values.stats === undefined ? undefined : Number(values.stats);
+  if (statsSeconds !== undefined && !(statsSeconds > 0 && statsSeconds <= 86_400)) {
+    return usage(out, `Invalid --stats "${values.stats}": expected seconds, such as 60`);
+  }
   const port = Number(values.port ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     return usage(out, `Invalid --port "${values.port}"`);
@@ -91,20 +109,33 @@ export async function proxyCommand(argv: readonly string[], out: Output): Promis
     const changed = [...result.started, ...result.restarted, ...result.stopped, ...result.updated];
     if (changed.length > 0) log(`config applied: ${changed.length} server(s) changed`);
   });
+  // Without a config file there are no servers: only tools are offered, not resources or prompts.
+  using registry = new ToolRegistry(values.config === undefined ? {} : { manager });
   try {
-    if (values["no-watch"]) {
-      const loaded = await loadConfig(values.config);
+    const file = values.config;
+    if (file !== undefined && values["no-watch"]) {
+      const loaded = await loadConfig(file);
       for (const issue of loaded.issues) log(issue.message);
       await manager.setServers(loaded.servers);
-    } else {
-      await manager.watch(values.config);
+    } else if (file !== undefined) {
+      await manager.watch(file);
+    }
+    for (const module of modules) {
+      const added = await loadToolsModule(module, registry);
+      log(`loaded ${added.length} local tool(s) from ${module}: ${added.join(", ")}`);
     }
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
+    if (!(error instanceof ConfigError || error instanceof ToolsModuleError)) throw error;
     out.stderr(`error: ${error.message}`);
     return 2;
   }
-  using proxy = createProxyServer(manager);
+  using proxy = createProxyServer(registry);
+  const report = () => {
+    for (const line of formatStats(registry.stats())) out.stderr(`[stats] ${line}`);
+  };
+  const statsTimer = statsSeconds === undefined
+    ? undefined
+    : setInterval(report, statsSeconds * 1000);
   const stop = Promise.withResolvers<void>();
   const onSignal = () => stop.resolve();
   Deno.addSignalListener("SIGINT", onSignal);
@@ -121,13 +152,14 @@ export async function proxyCommand(argv: readonly string[], out: Output): Promis
         ...(values["allow-origin"] ? { allowedOrigins: values["allow-origin"] } : {}),
       });
       out.stdout(http.url.href);
-      log(`serving ${manager.allTools().length} tools at ${http.url.href}`);
+      log(`serving ${registry.list().length} tools at ${http.url.href}`);
       await stop.promise;
     } else {
-      log(`serving ${manager.allTools().length} tools on stdio`);
+      log(`serving ${registry.list().length} tools on stdio`);
       await Promise.race([proxy.server.serve(new StdioServerTransport()), stop.promise]);
     }
   } finally {
+    clearInterval(statsTimer);
     Deno.removeSignalListener("SIGINT", onSignal);
     Deno.removeSignalListener("SIGTERM", onSignal);
     await http?.close();

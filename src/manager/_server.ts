@@ -17,8 +17,10 @@ import type {
   ResourceTemplate,
   Tool,
 } from "../types.ts";
+import type { StatsOptions } from "../stats.ts";
 import { refusal } from "./_filter.ts";
 import { fetchLists, type ListKind, type Lists } from "./_lists.ts";
+import { CallRecorder } from "./_stats.ts";
 import { tracedToolCall } from "./_tracing.ts";
 import { Waiters } from "./_waiters.ts";
 import { ServerUnavailableError, ToolDeniedError } from "./errors.ts";
@@ -41,6 +43,7 @@ export interface ServerSettings {
   maxReconnectAttempts: number;
   whileReconnecting: "wait" | "fail";
   waitTimeoutMs: number;
+  stats: StatsOptions;
 }
 
 /** What a server tells the manager. */
@@ -97,11 +100,14 @@ export class ManagedServer implements Lists {
   era: "modern" | "legacy" | undefined;
   protocolVersion: string | undefined;
   serverInfo: Implementation | undefined;
+  /** Counts of the tool calls that reached this server (refused ones never do). */
+  readonly stats: CallRecorder;
 
   constructor(name: string, config: ServerConfig, settings: ServerSettings, hooks: ServerHooks) {
     this.name = name;
     this.config = config;
     this.#settings = settings;
+    this.stats = new CallRecorder(settings.stats);
     this.#hooks = hooks;
     this.#enabled = !config.disabled;
   }
@@ -389,12 +395,16 @@ export class ManagedServer implements Lists {
     const refused = refusal(this.config, tool);
     if (refused) throw new ToolDeniedError(this.name, tool, refused.rule, refused.pattern);
     const { whileReconnecting: _w, waitTimeoutMs: _t, meta: incoming, ...request } = options;
-    return await this.use(() =>
-      tracedToolCall(this.name, tool, incoming, async (meta) => {
-        const { client } = await this.acquire(options);
-        const traced = Object.keys(meta).length > 0 ? { ...request, meta } : request;
-        return await client.callTool(tool, args, traced);
-      })
+    return await this.stats.track(
+      tool,
+      () =>
+        this.use(() =>
+          tracedToolCall(this.name, tool, incoming, async (meta) => {
+            const { client } = await this.acquire(options);
+            const traced = Object.keys(meta).length > 0 ? { ...request, meta } : request;
+            return await client.callTool(tool, args, traced);
+          })
+        ),
     );
   }
 

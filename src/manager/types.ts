@@ -9,6 +9,7 @@ import type { ConfigError, LoadConfigOptions, ServerConfig } from "../config.ts"
 import type { Diagnostic } from "../errors.ts";
 import type { JsonObject } from "../jsonrpc.ts";
 import type { RequestOptions } from "../session.ts";
+import type { StatsOptions } from "../stats.ts";
 import type { Transport } from "../transport/transport.ts";
 import type {
   Implementation,
@@ -201,6 +202,8 @@ export interface ManagerOptions {
   waitTimeoutMs?: number;
   /** Stop stdio servers unused for this long, restarting them on the next call (0: never). */
   idleTimeoutMs?: number;
+  /** How {@link ServerManager.stats} keeps latencies (a 5-minute window, 1000 per tool). */
+  stats?: StatsOptions;
 }
 
 /**

@@ -3,18 +3,21 @@
  * appear under their qualified names (`mcp__<server>__<tool>`), resources under their own URIs;
  * calls, progress, cancellation, logs and list changes are forwarded, and allow and deny lists
  * apply. The proxy never starts a process because a client asked: it serves only the servers
- * its manager was configured with.
+ * its manager was configured with. Given a {@link ToolRegistry} instead, it serves the
+ * registry's tools, local ones included, which is how a program offers its own tools as an MCP
+ * server.
  *
  * @module
  */
 
-import { McpError } from "../errors.ts";
+import { McpError, ValidationError } from "../errors.ts";
 import { ErrorCode, type JsonObject } from "../jsonrpc.ts";
 import type { ManagerCallOptions, ServerManager } from "../manager.ts";
 import { ServerUnavailableError, ToolDeniedError, UnknownToolError } from "../manager/errors.ts";
-import type { Implementation } from "../types.ts";
+import { ToolRegistry } from "../registry.ts";
+import type { CallToolResult, Implementation, ServerCapabilities, Tool } from "../types.ts";
 import { VERSION } from "../version.ts";
-import { McpServer, type ServerRequestContext } from "./server.ts";
+import { McpServer, type ServerRequestContext, type ServerRequestHandler } from "./server.ts";
 
 /**
  * Options of {@link createProxyServer}.
@@ -88,8 +91,46 @@ async function forward<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Where the proxy's tools come from: the manager's, or a registry's. */
+interface ToolSide {
+  list(): Tool[];
+  call(
+    name: string,
+    args: Record<string, unknown>,
+    options: ManagerCallOptions,
+  ): Promise<CallToolResult>;
+  onChange(listener: () => void): () => void;
+}
+
+function managerTools(manager: ServerManager): ToolSide {
+  return {
+    list: () =>
+      manager.allTools().map(({ qualifiedName, tool }) => ({ ...tool, name: qualifiedName })),
+    call: (name, args, options) => manager.callTool(name, args, options),
+    onChange: (listener) => manager.on("toolsChanged", listener),
+  };
+}
+
+function registryTools(registry: ToolRegistry): ToolSide {
+  return {
+    list: () => registry.list().map((entry) => entry.tool),
+    call: async (name, args, options) => {
+      try {
+        return await registry.call(name, args, options);
+      } catch (error) {
+        // Spec 2025-11-25 (tools): invalid arguments are a tool execution error, so that the
+        // model can read what was wrong and try again.
+        if (!(error instanceof ValidationError)) throw error;
+        return { content: [{ type: "text", text: error.message }], isError: true };
+      }
+    },
+    onChange: (listener) => registry.on("changed", listener),
+  };
+}
+
 /**
- * Builds an MCP server that serves every tool, resource and prompt of a manager.
+ * Builds an MCP server that serves every tool, resource and prompt of a manager, or every tool
+ * of a registry (local tools included) with the resources and prompts of its manager, if any.
  *
  * @example Serving a config file's servers over stdio
  * ```ts ignore
@@ -99,65 +140,48 @@ async function forward<T>(work: () => Promise<T>): Promise<T> {
  * using proxy = createProxyServer(manager);
  * await proxy.server.serve(new StdioServerTransport());
  * ```
+ * @example Offering a program's own tools as an MCP server over HTTP
+ * ```ts ignore
+ * import { createProxyServer, serveHttp, ToolRegistry } from "@mcp-inspect/client";
+ * using registry = new ToolRegistry();
+ * registry.register({ name: "now", inputSchema: { type: "object" }, handler: () => Date() });
+ * using proxy = createProxyServer(registry, { serverInfo: { name: "clock", version: "1.0.0" } });
+ * await using http = serveHttp(proxy.server, { port: 3000 });
+ * ```
  */
-export function createProxyServer(manager: ServerManager, options: ProxyOptions = {}): ProxyServer {
+export function createProxyServer(
+  source: ServerManager | ToolRegistry,
+  options: ProxyOptions = {},
+): ProxyServer {
   const timeoutMs = options.callTimeoutMs ?? 600_000;
-  const server = new McpServer({
-    serverInfo: options.serverInfo ?? { name: "mcp-inspect-proxy", version: VERSION },
-    capabilities: {
+  const tools = source instanceof ToolRegistry ? registryTools(source) : managerTools(source);
+  const manager = source instanceof ToolRegistry ? source.manager : source;
+  const capabilities: ServerCapabilities = manager
+    ? {
       tools: { listChanged: true },
       resources: { listChanged: true },
       prompts: { listChanged: true },
       logging: {},
-    },
+    }
+    : { tools: { listChanged: true }, logging: {} };
+  const server = new McpServer({
+    serverInfo: options.serverInfo ?? { name: "mcp-inspect-proxy", version: VERSION },
+    capabilities,
     ...(options.instructions ? { instructions: options.instructions } : {}),
     handlers: {
-      "tools/list": () => ({
-        tools: manager.allTools().map(({ qualifiedName, tool }) => ({
-          ...tool,
-          name: qualifiedName,
-        })),
-      }),
+      "tools/list": () => ({ tools: tools.list() }),
       "tools/call": (params, context) =>
         forward(async () => {
           const name = String(params.name ?? "");
           const args = (params.arguments ?? {}) as Record<string, unknown>;
-          return { ...await manager.callTool(name, args, callOptions(context, timeoutMs)) };
+          return { ...await tools.call(name, args, callOptions(context, timeoutMs)) };
         }),
-      "resources/list": () => ({ resources: manager.allResources().map((r) => r.resource) }),
-      "resources/templates/list": () => ({
-        resourceTemplates: manager.allResourceTemplates().map((t) => t.template),
-      }),
-      "resources/read": (params, context) =>
-        forward(async () => ({
-          ...await manager.readResource(String(params.uri ?? ""), callOptions(context, timeoutMs)),
-        })),
-      "prompts/list": () => ({
-        prompts: manager.allPrompts().map(({ qualifiedName, prompt }) => ({
-          ...prompt,
-          name: qualifiedName,
-        })),
-      }),
-      "prompts/get": (params, context) =>
-        forward(async () => ({
-          ...await manager.getPrompt(
-            String(params.name ?? ""),
-            (params.arguments ?? {}) as Record<string, string>,
-            callOptions(context, timeoutMs),
-          ),
-        })),
+      ...(manager ? managerHandlers(manager, timeoutMs) : {}),
     },
   });
   const unsubscribe = [
-    manager.on("toolsChanged", () => server.listChanged("tools")),
-    manager.on("resourcesChanged", () => server.listChanged("resources")),
-    manager.on("promptsChanged", () => server.listChanged("prompts")),
-    manager.on("log", ({ server: name, message }) =>
-      server.log({
-        level: message.level,
-        logger: message.logger ? `${name}/${message.logger}` : name,
-        data: message.data,
-      })),
+    tools.onChange(() => server.listChanged("tools")),
+    ...(manager ? managerEvents(manager, server) : []),
   ];
   const proxy: ProxyServer = {
     server,
@@ -168,4 +192,49 @@ export function createProxyServer(manager: ServerManager, options: ProxyOptions 
     [Symbol.dispose]: () => proxy.close(),
   };
   return proxy;
+}
+
+/** Resources and prompts of the manager's servers. */
+function managerHandlers(
+  manager: ServerManager,
+  timeoutMs: number,
+): Record<string, ServerRequestHandler> {
+  return {
+    "resources/list": () => ({ resources: manager.allResources().map((r) => r.resource) }),
+    "resources/templates/list": () => ({
+      resourceTemplates: manager.allResourceTemplates().map((t) => t.template),
+    }),
+    "resources/read": (params, context) =>
+      forward(async () => ({
+        ...await manager.readResource(String(params.uri ?? ""), callOptions(context, timeoutMs)),
+      })),
+    "prompts/list": () => ({
+      prompts: manager.allPrompts().map(({ qualifiedName, prompt }) => ({
+        ...prompt,
+        name: qualifiedName,
+      })),
+    }),
+    "prompts/get": (params, context) =>
+      forward(async () => ({
+        ...await manager.getPrompt(
+          String(params.name ?? ""),
+          (params.arguments ?? {}) as Record<string, string>,
+          callOptions(context, timeoutMs),
+        ),
+      })),
+  };
+}
+
+/** List changes of resources and prompts, and the servers' logs, passed on. */
+function managerEvents(manager: ServerManager, server: McpServer): (() => void)[] {
+  return [
+    manager.on("resourcesChanged", () => server.listChanged("resources")),
+    manager.on("promptsChanged", () => server.listChanged("prompts")),
+    manager.on("log", ({ server: name, message }) =>
+      server.log({
+        level: message.level,
+        logger: message.logger ? `${name}/${message.logger}` : name,
+        data: message.data,
+      })),
+  ];
 }

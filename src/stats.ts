@@ -1,0 +1,127 @@
+/**
+ * Call statistics: what {@link ServerManager.stats} and {@link ToolRegistry.stats} report. Counts
+ * cover the life of a server's entry in the manager; latency percentiles cover a sliding window
+ * of recent calls.
+ *
+ * @module
+ */
+
+import type { ServerState } from "./manager/types.ts";
+
+/**
+ * How statistics are kept.
+ *
+ * @example Percentiles over the last minute
+ * ```ts
+ * import { ServerManager } from "@mcp-inspect/client";
+ * await using manager = new ServerManager({ stats: { windowMs: 60_000, maxSamples: 500 } });
+ * ```
+ */
+export interface StatsOptions {
+  /** How far back latency percentiles look (default 5 minutes). */
+  windowMs?: number;
+  /** The most latencies kept per tool within the window; older ones go first (default 1000). */
+  maxSamples?: number;
+}
+
+/**
+ * Latency percentiles of the calls that completed within the window, in milliseconds
+ * (nearest-rank method).
+ *
+ * @example Reading a server's latency
+ * ```ts ignore
+ * const latency = manager.stats().servers[0]?.latencyMs;
+ * if (latency) console.log(`p50 ${latency.p50} ms, p99 ${latency.p99} ms of ${latency.samples}`);
+ * ```
+ */
+export interface LatencyPercentiles {
+  /** The median. */
+  p50: number;
+  /** The 95th percentile. */
+  p95: number;
+  /** The 99th percentile. */
+  p99: number;
+  /** How many calls the percentiles are computed from. */
+  samples: number;
+}
+
+/**
+ * Counts of calls. A call that threw or returned `isError` is an error; a timeout is also an
+ * error; a call cancelled by its caller is neither.
+ *
+ * @example Computing an error rate
+ * ```ts ignore
+ * const { calls, errors } = manager.stats().servers[0]!;
+ * console.log(`error rate ${(errors / Math.max(calls, 1) * 100).toFixed(1)}%`);
+ * ```
+ */
+export interface CallStats {
+  /** Calls started. */
+  calls: number;
+  /** Calls that failed: thrown errors, timeouts and results with `isError`. */
+  errors: number;
+  /** Calls that failed with a {@link TimeoutError}. */
+  timeouts: number;
+  /** Calls cancelled through their signal. */
+  cancelled: number;
+  /** Calls still running. */
+  inFlight: number;
+  /** Latency of the calls that completed (or failed) within the window; absent when none did. */
+  latencyMs?: LatencyPercentiles;
+}
+
+/**
+ * The statistics of one tool.
+ *
+ * @example Listing calls per tool
+ * ```ts ignore
+ * for (const tool of manager.stats().servers[0]!.tools) console.log(tool.name, tool.calls);
+ * ```
+ */
+export interface ToolStats extends CallStats {
+  /** The tool's name on its server, or its registry name for a local tool. */
+  name: string;
+  /** The name the manager or registry gives it, when it still lists the tool. */
+  qualifiedName?: string;
+}
+
+/**
+ * The statistics of one server: its connection and its calls, in total and per tool.
+ *
+ * @example Listing servers with uptime
+ * ```ts ignore
+ * for (const s of manager.stats().servers) console.log(s.name, s.state, s.uptimeMs, s.reconnects);
+ * ```
+ */
+export interface ServerStats extends CallStats {
+  /** The server's name. */
+  name: string;
+  /** Its state now. */
+  state: ServerState;
+  /** When the current connection was made (ms since the epoch), while connected. */
+  connectedAt?: number;
+  /** How long the current connection has been up, in ms (0 when not connected). */
+  uptimeMs: number;
+  /** How many times it reconnected after a first success. */
+  reconnects: number;
+  /** Per tool, for every tool called at least once, by name. */
+  tools: ToolStats[];
+}
+
+/**
+ * What {@link ServerManager.stats} returns.
+ *
+ * @example Printing a line per server
+ * ```ts ignore
+ * const stats = manager.stats();
+ * for (const s of stats.servers) console.error(`${s.name}: ${s.calls} calls, ${s.errors} errors`);
+ * ```
+ */
+export interface ManagerStats {
+  /** When the snapshot was taken (ms since the epoch). */
+  at: number;
+  /** The latency window, in ms. */
+  windowMs: number;
+  /** Every server, in the order they were added. */
+  servers: ServerStats[];
+}

@@ -1,0 +1,3 @@
+// A module that offers no tools: `mcp-inspect proxy --tools` refuses it.
+
+export const answer = 42;
