@@ -16,7 +16,6 @@ for (const mode of ["streamableHttp", "sse"] as const) {
     const transport = mode === "sse"
       ? new HttpTransport({ url: `${server.base}/sse` })
       : new StreamableHttpTransport({ url: `${server.base}/mcp` });
-    console.error("STEP 1");
     const sampled: string[] = [];
     await using fx = await connectChecked(transport, {
       roots: [{ uri: "file:///srv/alpha", name: "alpha" }],
@@ -31,7 +30,6 @@ for (const mode of ["streamableHttp", "sse"] as const) {
     if (mode === "sse") assert.equal((transport as HttpTransport).kind, "sse");
     else assert.ok((transport as StreamableHttpTransport).sessionId);
 
-    console.error("STEP 2");
     const tools = (await client.listTools()).map((t) => t.name);
     assert.ok(
       tools.includes("echo") && tools.includes("trigger-sampling-request"),
@@ -42,14 +40,11 @@ for (const mode of ["streamableHttp", "sse"] as const) {
       /over the wire/,
     );
 
-    console.error("STEP 3");
     const resources = await client.listResources();
     assert.ok(resources.length > 0);
-    console.error("STEP 4");
     const read = await client.readResource(resources[0]!.uri);
     assert.equal(read.contents[0]?.uri, resources[0]!.uri);
 
-    console.error("STEP 5");
     const updates: Progress[] = [];
     await client.callTool("trigger-long-running-operation", { duration: 0.3, steps: 3 }, {
       onProgress: (p) => updates.push(p),
@@ -67,18 +62,15 @@ for (const mode of ["streamableHttp", "sse"] as const) {
       });
     });
     await client.setLoggingLevel("info");
-    console.error("STEP 6");
     await client.unsubscribeResource(resources[0]!.uri);
     assert.equal((await logged).level, "info");
 
-    console.error("STEP 7");
     const sample = await client.callTool("trigger-sampling-request", {
       prompt: "Say hi",
       maxTokens: 5,
     });
     assert.match(textOf(sample), /Bonjour/);
     assert.match(sampled[0] ?? "", /Say hi/);
-    console.error("STEP 8");
     assert.match(textOf(await client.callTool("get-roots-list")), /file:\/\/\/srv\/alpha/);
   });
 }
