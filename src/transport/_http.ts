@@ -54,6 +54,12 @@ export function checkedHeaders(init: HeadersInit | undefined, where: string): [s
         `Invalid value for header "${name}" in ${where}: it contains CR, LF or NUL`,
       );
     }
+    // fetch takes only byte strings; left to it, this would fail as if the server were down
+    if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) {
+      throw new TransportError(
+        `Invalid value for header "${name}" in ${where}: only printable Latin-1 characters may be sent`,
+      );
+    }
   }
   return entries;
 }
@@ -135,6 +141,51 @@ export async function readLimited(
   return new TextDecoder().decode(bytes);
 }
 
+/**
+ * Replaces each secret in `text` with "[redacted]". Servers echo what they were sent (a session
+ * id in "unknown session …", a token in a debug page), and error messages end up in logs.
+ */
+export function redact(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length >= 4) out = out.replaceAll(secret, "[redacted]");
+  }
+  return out;
+}
+
+/**
+ * The values worth hiding among request headers and the URL: credentials-like headers (and the
+ * token after a scheme such as "Bearer"), and query parameter values.
+ */
+export function secretsOf(headers: Iterable<[string, string]>, url: URL): string[] {
+  const secrets: string[] = [];
+  for (const [name, value] of headers) {
+    if (!/auth|token|key|secret|cookie|session|password|credential/i.test(name)) continue;
+    secrets.push(value);
+    const credentials = value.match(/^\S+\s+(\S+)$/)?.[1];
+    if (credentials) secrets.push(credentials);
+  }
+  for (const value of url.searchParams.values()) secrets.push(value);
+  // the longest first, so that a token inside a header value is not half replaced
+  return secrets.sort((a, b) => b.length - a.length);
+}
+
+/**
+ * A failed fetch (a TypeError: refused, reset, DNS) as a {@link TransportError} that names the
+ * endpoint. Deno puts the full URL, query and all, in the cause's message; the query may hold a
+ * token, so queries are cut from every URL in the detail and the raw cause is not attached.
+ */
+export function networkError(error: TypeError, method: string, url: URL): TransportError {
+  const cause = error.cause instanceof Error ? error.cause.message : "";
+  let detail = (cause || error.message).replace(/(https?:\/\/[^\s?#)]*)[?#][^\s)]*/g, "$1");
+  const prefix = detail.match(/^error sending request (?:from \S+ )?for url \(([^)]*)\):?\s*/);
+  // the URL is ours: say it once; another (an authorization server behind a wrapped fetch) stays
+  if (prefix && prefix[1] === displayUrl(url)) detail = detail.slice(prefix[0].length);
+  return new TransportError(
+    `Cannot reach the server (${method} ${displayUrl(url)}): ${detail || "fetch failed"}`,
+  );
+}
+
 /** A short, tag-free excerpt of an error body, such as an HTML error page. */
 async function excerpt(response: Response): Promise<string> {
   let text: string;
@@ -153,6 +204,7 @@ export async function statusError(
   response: Response,
   method: string,
   url: URL,
+  secrets: readonly string[] = [],
 ): Promise<HttpError> {
   const where = `${method} ${displayUrl(url)}`;
   const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
@@ -166,7 +218,7 @@ export async function statusError(
       challenges,
     );
   }
-  const detail = await excerpt(response);
+  const detail = redact(await excerpt(response), secrets);
   return new HttpError(
     `Server answered ${status} to ${where}${detail ? `: ${detail}` : ""}`,
     response.status,

@@ -22,14 +22,17 @@ import {
   type RequestId,
   toMessage,
 } from "../jsonrpc.ts";
-import { preview } from "./_framing.ts";
+import { formatBytes, preview } from "./_framing.ts";
 import {
   backoffMs,
   checkedHeaders,
   displayUrl,
   endpointUrl,
+  networkError,
   readLimited,
+  redact,
   retryAfterMs,
+  secretsOf,
   sseEvents,
   statusError,
 } from "./_http.ts";
@@ -64,7 +67,10 @@ export interface StreamableHttpTransportOptions {
   fetch?: typeof fetch;
   /** The largest JSON body or SSE event accepted, in bytes (default 10 MiB). */
   maxMessageBytes?: number;
-  /** On 404 for a request carrying a session id, start a new session once (default true). */
+  /**
+   * On 404 for a request carrying a session id (a POST, or a GET stream that was open before),
+   * start a new session once (default true).
+   */
   reinitializeOnExpiry?: boolean;
   /** Open the GET stream for messages the server sends on its own (default true). */
   openServerStream?: boolean;
@@ -133,7 +139,9 @@ interface StreamState {
  * replaced transparently once. A response stream that drops is resumed with `Last-Event-ID`,
  * after the server's `retry:` delay or a capped backoff. 429 and 503 are retried for idempotent
  * requests after `Retry-After`. 401 and 403 raise {@link AuthorizationError}. Redirects are
- * followed only within the server's origin, so headers never travel elsewhere.
+ * followed only within the server's origin, so headers never travel elsewhere. Error messages
+ * never show the session id, credential headers or the URL's query, even when a server echoes
+ * them back.
  *
  * @example
  * ```ts ignore
@@ -174,6 +182,11 @@ export class StreamableHttpTransport implements Transport {
   #reinitializing: Promise<void> | undefined;
   #replays = 0;
   #closing: Promise<void> | undefined;
+  /** Ends the GET stream of the current session when a new session replaces it. */
+  #listening: AbortController | undefined;
+  /** Every session id the server gave, and the last computed headers: kept out of messages. */
+  readonly #sessionIds = new Set<string>();
+  #dynamicHeaders: [string, string][] = [];
 
   /**
    * Checks the URL and headers; nothing is sent until the client writes.
@@ -241,7 +254,7 @@ export class StreamableHttpTransport implements Transport {
       await this.#accept(response, request);
       if ("method" in message && message.method === "notifications/initialized") {
         this.#initializedSent = true;
-        if (this.#options.openServerStream ?? true) this.#track(this.#stream(undefined, undefined));
+        this.#listen();
       }
     } catch (error) {
       if (this.#closing) return;
@@ -268,6 +281,8 @@ export class StreamableHttpTransport implements Transport {
     const maxRetries = this.#options.maxRetries ?? 3;
     let renewed = false;
     for (let attempt = 0;; attempt++) {
+      // Sent during a renewal, a request would carry no session id: wait for the new one.
+      if (this.#reinitializing) await this.#reinitializing;
       const session = this.#sessionId;
       const response = await this.#request("POST", message, JSON.stringify(message));
       if (response.status === 404 && session !== undefined && method !== "initialize") {
@@ -281,6 +296,10 @@ export class StreamableHttpTransport implements Transport {
           throw new SessionExpiredError("Session expired again right after a new one was started");
         }
         await this.#renew(session);
+        // An answer to a request of the old session means nothing to the new one.
+        if (method === undefined) {
+          throw new SessionExpiredError("Session expired before the answer could be delivered");
+        }
         renewed = true;
         continue;
       }
@@ -305,8 +324,9 @@ export class StreamableHttpTransport implements Transport {
    */
   async #postError(response: Response, method: string | undefined): Promise<Error> {
     const type = (response.headers.get("content-type") ?? "").toLowerCase();
+    const secrets = this.#secrets();
     if (response.status === 401 || response.status === 403 || !type.includes("application/json")) {
-      return await statusError(response, "POST", this.#url);
+      return await statusError(response, "POST", this.#url, secrets);
     }
     const text = await readLimited(response.body, 64 * 1024).catch(() => "");
     let error: JsonRpcErrorObject | undefined;
@@ -319,10 +339,12 @@ export class StreamableHttpTransport implements Transport {
       // not JSON after all
     }
     if (error && (method !== "initialize" || MODERN_ERROR_CODES.has(error.code))) {
-      return new ErrorBody(error);
+      return new ErrorBody({ ...error, message: redact(error.message, secrets) });
     }
     return new HttpError(
-      `Server answered HTTP ${response.status} to POST ${displayUrl(this.#url)}: ${preview(text)}`,
+      `Server answered HTTP ${response.status} to POST ${displayUrl(this.#url)}: ${
+        preview(redact(text, secrets))
+      }`,
       response.status,
     );
   }
@@ -391,6 +413,7 @@ export class StreamableHttpTransport implements Transport {
       throw new ProtocolError("Server sent an invalid Mcp-Session-Id");
     }
     this.#sessionId = id;
+    this.#sessionIds.add(id);
   }
 
   /**
@@ -404,24 +427,29 @@ export class StreamableHttpTransport implements Transport {
       const initialize = this.#initialize;
       if (!initialize) throw new SessionExpiredError("Session expired before initialize was sent");
       const replay: JsonRpcRequest = { ...initialize, id: `mcp-inspect-renew-${++this.#replays}` };
-      const response = await this.#request("POST", replay, JSON.stringify(replay));
-      if (!response.ok) {
-        const error = await statusError(response, "POST", this.#url);
+      try {
+        const response = await this.#request("POST", replay, JSON.stringify(replay));
+        if (!response.ok) throw await statusError(response, "POST", this.#url, this.#secrets());
+        this.#keepSessionId(response);
+        await this.#awaitReplay(response, replay.id);
+        if (this.#initializedSent) {
+          const note: JsonRpcMessage = { jsonrpc: "2.0", method: "notifications/initialized" };
+          const ack = await this.#request("POST", note, JSON.stringify(note));
+          await ack.body?.cancel();
+        }
+      } catch (error) {
+        if (error instanceof SessionExpiredError || this.#closing) throw error;
         throw new SessionExpiredError(
-          `Session expired and a new one could not be started: ${error.message}`,
+          `Session expired and a new one could not be started: ${(error as Error).message}`,
+          { cause: error },
         );
-      }
-      this.#keepSessionId(response);
-      await this.#awaitReplay(response, replay.id);
-      if (this.#initializedSent) {
-        const note: JsonRpcMessage = { jsonrpc: "2.0", method: "notifications/initialized" };
-        const ack = await this.#request("POST", note, JSON.stringify(note));
-        await ack.body?.cancel();
       }
       this.#diagnose({
         kind: "unexpected-message",
         message: "Server session expired; started a new one",
       });
+      // The old session's GET stream can never carry what the new session sends.
+      if (this.#initializedSent) this.#listen();
     })().finally(() => this.#reinitializing = undefined);
     return this.#reinitializing;
   }
@@ -448,6 +476,15 @@ export class StreamableHttpTransport implements Transport {
     }
   }
 
+  /** Opens the GET stream of the current session, ending that of an earlier one. */
+  #listen(): void {
+    if (!(this.#options.openServerStream ?? true) || this.#closing) return;
+    this.#listening?.abort();
+    const controller = new AbortController();
+    this.#listening = controller;
+    this.#track(this.#stream(undefined, undefined, undefined, controller.signal));
+  }
+
   /**
    * Reads one SSE stream, and resumes it with `Last-Event-ID` when it ends too early: before the
    * response to `requestId` arrived, or (for the GET stream, `requestId` undefined) at all.
@@ -456,22 +493,37 @@ export class StreamableHttpTransport implements Transport {
     requestId: RequestId | undefined,
     first: ReadableStream<Uint8Array> | undefined,
     firstLength?: string | null,
+    own?: AbortSignal,
   ): Promise<void> {
+    const signal = own ? AbortSignal.any([this.#abort.signal, own]) : this.#abort.signal;
+    const session = this.#sessionId;
     const state: StreamState = { lastEventId: undefined, retryMs: undefined };
     const maxFailures = this.#options.maxReconnects ?? 5;
     let failures = 0;
+    let listening = false;
     let body = first;
-    while (!this.#closing) {
+    while (!signal.aborted) {
       if (!body) {
-        let opened: ReadableStream<Uint8Array> | "unsupported";
+        if (this.#reinitializing) await this.#reinitializing.catch(() => {});
+        // spec: event ids are unique within a session, so no other session can resume this one.
+        if (this.#sessionId !== session) {
+          if (requestId === undefined) return; // the new session listens on a stream of its own
+          return this.#lost(
+            requestId,
+            new SessionExpiredError(
+              `Session expired before the response to request ${JSON.stringify(requestId)} arrived`,
+            ),
+          );
+        }
+        let opened: ReadableStream<Uint8Array> | "unsupported" | "expired";
         try {
-          opened = await this.#openGet(state.lastEventId);
+          opened = await this.#openGet(state.lastEventId, signal);
         } catch (error) {
-          if (this.#closing) return;
-          if (++failures > maxFailures || error instanceof SessionExpiredError) {
+          if (signal.aborted) return;
+          if (++failures > maxFailures) {
             return this.#lost(requestId, `after ${failures} attempts: ${(error as Error).message}`);
           }
-          await sleep(this.#retryDelay(state, failures - 1), this.#abort.signal);
+          await sleep(this.#retryDelay(state, failures - 1), signal);
           continue;
         }
         if (opened === "unsupported") {
@@ -479,18 +531,22 @@ export class StreamableHttpTransport implements Transport {
             ? undefined
             : this.#lost(requestId, "the server does not offer a GET stream (405)");
         }
+        if (opened === "expired") {
+          return await this.#expiredWhileListening(requestId, session!, listening);
+        }
         body = opened;
         failures = 0;
+        listening = true;
       }
       try {
         // Only the first body's length is known; resumed GET streams are open-ended.
-        await this.#consume(body, state, body === first ? firstLength : undefined);
+        await this.#consume(body, state, body === first ? firstLength : undefined, signal);
       } catch (error) {
-        if (error instanceof ProtocolError) return this.#lost(requestId, error.message, error);
+        if (error instanceof ProtocolError) return this.#lost(requestId, error);
         // the connection dropped: resume below
       }
       body = undefined;
-      if (this.#closing || (requestId !== undefined && !this.#waiting.has(requestId))) return;
+      if (signal.aborted || (requestId !== undefined && !this.#waiting.has(requestId))) return;
       if (requestId !== undefined && this.#inFlight.get(requestId)?.modern) {
         if (this.#reissue(requestId)) return;
         return this.#lost(requestId, "the stream broke and the request was re-issued too often");
@@ -501,31 +557,79 @@ export class StreamableHttpTransport implements Transport {
           "the stream ended before the response and carried no event id to resume from",
         );
       }
-      await sleep(this.#retryDelay(state, failures), this.#abort.signal);
+      await sleep(this.#retryDelay(state, failures), signal);
+    }
+  }
+
+  /**
+   * A GET answered 404 for our session id. The GET stream is often the first to learn that the
+   * server ended the session, with no request in flight: start a new session then (spec
+   * 2025-11-25 transports, session management, rule 4), which opens its own GET stream.
+   */
+  async #expiredWhileListening(
+    requestId: RequestId | undefined,
+    session: string,
+    listening: boolean,
+  ): Promise<void> {
+    if (requestId !== undefined) {
+      return this.#lost(
+        requestId,
+        new SessionExpiredError(
+          `Session expired while the response stream of request ${
+            JSON.stringify(requestId)
+          } was being resumed`,
+        ),
+      );
+    }
+    if (!listening) {
+      // A 404 to the first GET of a session is more likely a server without a GET route than a
+      // session gone already; renewing on it would start session after session.
+      return this.#lost(undefined, "the server answered the first GET of the session with 404");
+    }
+    if (!(this.#options.reinitializeOnExpiry ?? true)) {
+      return this.#lost(undefined, "the session expired (HTTP 404)");
+    }
+    try {
+      await this.#renew(session);
+    } catch (error) {
+      this.#lost(undefined, (error as Error).message);
     }
   }
 
   async #consume(
     body: ReadableStream<Uint8Array>,
     state: StreamState,
-    declaredLength?: string | null,
+    declaredLength: string | null | undefined,
+    signal: AbortSignal,
   ): Promise<void> {
     const callbacks = {
       onId: (id: string) => state.lastEventId = id,
       onRetry: (ms: number) => state.retryMs = ms,
     };
-    // A stream of known, bounded length (a whole answer in one response) is parsed in one go:
-    // two stream stages per response cost more than the answer itself.
+    // A stream of known, bounded length (a whole answer in one response) skips the two stream
+    // stages, which cost more than the answer itself. It is still fed chunk by chunk, so that a
+    // connection lost halfway keeps the events and the event id received before the loss.
     const length = declaredLength ? Number(declaredLength) : NaN;
     if (Number.isInteger(length) && length <= this.#maxBytes) {
-      const events: EventSourceMessage[] = [];
-      const parser = createParser({ ...callbacks, onEvent: (event) => events.push(event) });
-      parser.feed(await new Response(body).text());
-      parser.reset({ consume: true });
-      for (const event of events) this.#onEvent(event);
+      const parser = createParser({ ...callbacks, onEvent: (event) => this.#onEvent(event) });
+      const decoder = new TextDecoder();
+      const reader = body.getReader();
+      const stop = () => void reader.cancel().catch(() => {});
+      signal.addEventListener("abort", stop, { once: true });
+      try {
+        while (true) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          parser.feed(decoder.decode(value, { stream: true }));
+        }
+        parser.feed(decoder.decode());
+      } finally {
+        signal.removeEventListener("abort", stop);
+        reader.releaseLock();
+      }
       return;
     }
-    const events = sseEvents(body, this.#maxBytes, callbacks, this.#abort.signal);
+    const events = sseEvents(body, this.#maxBytes, callbacks, signal);
     try {
       for await (const event of events) this.#onEvent(event);
     } catch (error) {
@@ -533,7 +637,7 @@ export class StreamableHttpTransport implements Transport {
         (error as Error)?.name === "ParseError" || /buffer/i.test((error as Error)?.message ?? "")
       ) {
         throw new ProtocolError(
-          `SSE event exceeds the ${this.#maxBytes} bytes limit (maxMessageBytes)`,
+          `SSE event exceeds the ${formatBytes(this.#maxBytes)} limit (maxMessageBytes)`,
           { cause: error },
         );
       }
@@ -544,6 +648,16 @@ export class StreamableHttpTransport implements Transport {
   #onEvent(event: EventSourceMessage): void {
     if ((event.event !== undefined && event.event !== "message") || event.data.trim() === "") {
       return;
+    }
+    // The parser bounds only what it buffers across chunks; an event that came whole in one
+    // chunk is measured here.
+    if (
+      event.data.length > this.#maxBytes / 3 &&
+      new TextEncoder().encode(event.data).byteLength > this.#maxBytes
+    ) {
+      throw new ProtocolError(
+        `SSE event exceeds the ${formatBytes(this.#maxBytes)} limit (maxMessageBytes)`,
+      );
     }
     let value: unknown;
     try {
@@ -567,21 +681,25 @@ export class StreamableHttpTransport implements Transport {
     }
   }
 
-  /** Opens a GET stream; "unsupported" on 405. */
+  /**
+   * Opens a GET stream. "unsupported" on 405, and on 404 without a session id (a server with no
+   * GET route); "expired" on 404 with one.
+   */
   async #openGet(
     lastEventId: string | undefined,
-  ): Promise<ReadableStream<Uint8Array> | "unsupported"> {
+    signal: AbortSignal,
+  ): Promise<ReadableStream<Uint8Array> | "unsupported" | "expired"> {
     const session = this.#sessionId;
-    const response = await this.#request("GET", undefined, undefined, lastEventId);
-    if (response.status === 405) {
+    const response = await this.#request("GET", undefined, undefined, lastEventId, signal);
+    if (response.status === 405 || (response.status === 404 && session === undefined)) {
       await response.body?.cancel();
       return "unsupported";
     }
-    if (response.status === 404 && session !== undefined) {
+    if (response.status === 404) {
       await response.body?.cancel();
-      throw new SessionExpiredError("Session expired while resuming a stream");
+      return "expired";
     }
-    if (!response.ok) throw await statusError(response, "GET", this.#url);
+    if (!response.ok) throw await statusError(response, "GET", this.#url, this.#secrets());
     const type = (response.headers.get("content-type") ?? "").toLowerCase();
     if (!type.includes("text/event-stream") || !response.body) {
       await response.body?.cancel();
@@ -602,12 +720,18 @@ export class StreamableHttpTransport implements Transport {
     return this.#options.maxDelayMs ?? 30_000;
   }
 
-  #lost(requestId: RequestId | undefined, why: string, cause?: unknown): void {
+  /**
+   * Gives up on a stream: a request fails with `reason` (a string is wrapped in a
+   * ConnectionClosedError); for the GET stream, a diagnostic says why listening stopped.
+   */
+  #lost(requestId: RequestId | undefined, reason: string | Error): void {
     if (this.#closing) return;
     if (requestId === undefined) {
       this.#diagnose({
         kind: "unexpected-message",
-        message: `Stopped listening for server messages: ${why}`,
+        message: `Stopped listening for server messages: ${
+          typeof reason === "string" ? reason : reason.message
+        }`,
       });
       return;
     }
@@ -615,12 +739,21 @@ export class StreamableHttpTransport implements Transport {
     this.#inFlight.delete(requestId);
     this.onRequestError?.(
       this.#original(requestId),
-      new ConnectionClosedError(
-        `Lost the response stream of request ${JSON.stringify(requestId)}: ${why}`,
-        {},
-        cause ? { cause } : undefined,
-      ),
+      typeof reason === "string"
+        ? new ConnectionClosedError(
+          `Lost the response stream of request ${JSON.stringify(requestId)}: ${reason}`,
+        )
+        : reason,
     );
+  }
+
+  /** Values that must never appear in an error message. */
+  #secrets(): string[] {
+    const all = [
+      ...this.#sessionIds,
+      ...secretsOf([...this.#headers, ...this.#dynamicHeaders], this.#url),
+    ];
+    return all.sort((a, b) => b.length - a.length);
   }
 
   #deliver(message: JsonRpcMessage): void {
@@ -678,10 +811,9 @@ export class StreamableHttpTransport implements Transport {
     const headers: Record<string, string> = {};
     for (const [name, value] of this.#headers) headers[name.toLowerCase()] = value;
     if (this.#options.requestHeaders) {
-      const extra = await this.#options.requestHeaders(message);
-      for (const [name, value] of checkedHeaders(extra, "requestHeaders")) {
-        headers[name.toLowerCase()] = value;
-      }
+      const extra = checkedHeaders(await this.#options.requestHeaders(message), "requestHeaders");
+      this.#dynamicHeaders = extra;
+      for (const [name, value] of extra) headers[name.toLowerCase()] = value;
     }
     headers.accept = method === "POST"
       ? "application/json, text/event-stream"
@@ -702,12 +834,18 @@ export class StreamableHttpTransport implements Transport {
       }
     }
     if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
-    return await fetchWithinOrigin(this.#fetch, this.#url, {
-      method,
-      headers,
-      body: body ?? null,
-      signal,
-    });
+    try {
+      return await fetchWithinOrigin(this.#fetch, this.#url, {
+        method,
+        headers,
+        body: body ?? null,
+        signal,
+      });
+    } catch (error) {
+      // Only fetch's own failures are rewritten; a wrapped fetch's typed errors pass as they are.
+      if (signal.aborted || !(error instanceof TypeError)) throw error;
+      throw networkError(error, method, this.#url);
+    }
   }
 
   #track<T>(task: Promise<T>): Promise<T> {
