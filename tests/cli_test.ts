@@ -201,7 +201,7 @@ Deno.test("an HTTP server demanding authorization exits 5", async () => {
   try {
     const run = await cli("ping", "--url", `http://127.0.0.1:${server.addr.port}/mcp`);
     assert.equal(run.code, 5);
-    assert.match(run.stderr, /requires authorization \(HTTP 401/);
+    assert.match(run.stderr, /requires authorization: run mcp-inspect auth login --url http:/);
   } finally {
     await server.shutdown();
   }

@@ -17,6 +17,7 @@ import {
 import { type CliArgs, UsageError } from "./args.ts";
 import type { Output } from "./commands.ts";
 import { elicitationHandler } from "./elicit.ts";
+import { storedAuthorization } from "./auth.ts";
 
 /** Replaces every secret the user gave us (env values, header values) with `***`. */
 export function redactor(args: CliArgs): (text: string) => string {
@@ -42,6 +43,7 @@ export function buildTransport(
         url: args.url,
         transport: args.transport,
         headers: args.headers,
+        ...storedAuthorization(args, out),
       });
     } catch (error) {
       throw new UsageError((error as Error).message); // a typo in --url or --header

@@ -21,6 +21,7 @@ import { demo } from "./demo.ts";
 import { shellCommand } from "./shell.ts";
 import { proxyCommand } from "./proxy.ts";
 import { serversCommand } from "./servers.ts";
+import { authCommand } from "./auth.ts";
 import { style } from "./format.ts";
 
 /** Exit codes, as documented in --help and the README. */
@@ -60,6 +61,8 @@ Commands:
   servers --config <file>       connect every server of a config file and report their health
   proxy --config <file>         serve every server of a config file as one MCP server
                                 (stdio, or --http; see mcp-inspect proxy --help)
+  auth login --url <URL>        authorize with the server's OAuth server (browser; tokens kept
+                                in the config directory); auth status, auth logout
 
 Options:
   --json             print exactly one JSON document (the protocol result) on stdout
@@ -100,7 +103,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   const interrupt = new AbortController();
   const onSigint = () => interrupt.abort(new CancelledError("command", "interrupted"));
   // Commands over a config file of many servers parse their own options.
-  const many = new Map([["proxy", proxyCommand], ["servers", serversCommand]]).get(argv[0] ?? "");
+  const many = new Map([
+    ["proxy", proxyCommand],
+    ["servers", serversCommand],
+    ["auth", authCommand],
+  ]).get(argv[0] ?? "");
   if (many) return await many(argv.slice(1), out);
   try {
     let args = parseCli(argv);

@@ -5,6 +5,7 @@
 //     --command "deno run -A tests/conformance/client.ts" --scenario sse-retry
 
 import { Client, type ClientOptions, StreamableHttpTransport } from "../../mod.ts";
+import { runAuthScenario } from "./_auth.ts";
 
 type Scenario = (client: Client) => Promise<void>;
 
@@ -97,6 +98,7 @@ async function main(): Promise<number> {
   const url = Deno.args.at(-1);
   const name = Deno.env.get("MCP_CONFORMANCE_SCENARIO") ?? "";
   const scenario = SCENARIOS[name];
+  if (url && !scenario && name.startsWith("auth/")) return await runAuthScenario(url, name);
   if (!url || !scenario) {
     console.error(`conformance client: scenario "${name}" is not supported (url: ${url})`);
     return 2;

@@ -1,0 +1,113 @@
+/**
+ * Errors of the OAuth machinery. None of them ever carries a token, a client secret, an
+ * authorization code or a PKCE verifier, in its message or in its fields.
+ *
+ * @module
+ */
+
+import { type AuthChallenge, AuthorizationError } from "../errors.ts";
+
+/**
+ * Which step of authorization failed.
+ *
+ * @example
+ * ```ts
+ * import type { OAuthErrorKind } from "@mcp-inspect/client";
+ * const kind: OAuthErrorKind = "discovery";
+ * ```
+ */
+export type OAuthErrorKind =
+  | "network"
+  | "discovery"
+  | "metadata"
+  | "registration"
+  | "authorization"
+  | "token"
+  | "unsafe-url"
+  | "configuration";
+
+/**
+ * Authorization with an OAuth authorization server failed: discovery, registration, the
+ * authorization response, a token request, or a URL the client refused to use.
+ *
+ * @example Telling a refused authorization server apart
+ * ```ts ignore
+ * await provider.authorize().catch((error) => {
+ *   if (error instanceof OAuthError) console.error(error.kind, error.oauthError, error.issuer);
+ * });
+ * ```
+ */
+export class OAuthError extends Error {
+  /** The step that failed. */
+  readonly kind: OAuthErrorKind;
+  /** The authorization server involved, when known. */
+  readonly issuer: string | undefined;
+  /** The OAuth `error` code the authorization server sent (`invalid_grant`, ...), if any. */
+  readonly oauthError: string | undefined;
+  /** The HTTP status of the failed response, if any. */
+  readonly status: number | undefined;
+
+  /**
+   * Creates the error.
+   *
+   * @example
+   * ```ts
+   * import { OAuthError } from "@mcp-inspect/client";
+   * const error = new OAuthError("Token request failed", "token", { oauthError: "invalid_grant" });
+   * console.log(error.kind, error.oauthError); // "token" "invalid_grant"
+   * ```
+   */
+  constructor(
+    message: string,
+    kind: OAuthErrorKind,
+    fields: { issuer?: string; oauthError?: string; status?: number } = {},
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = "OAuthError";
+    this.kind = kind;
+    this.issuer = fields.issuer;
+    this.oauthError = fields.oauthError;
+    this.status = fields.status;
+  }
+}
+
+/**
+ * The server requires authorization that cannot happen without the user: no usable token is
+ * stored and no interactive login was configured, or the server asks for more scope. It is an
+ * {@link AuthorizationError}, so code that handles HTTP 401 and 403 handles it too.
+ *
+ * @example Asking the user to log in
+ * ```ts ignore
+ * await Client.connect(transport).catch((error) => {
+ *   if (error instanceof AuthorizationRequiredError) console.error(error.message);
+ * });
+ * ```
+ */
+export class AuthorizationRequiredError extends AuthorizationError {
+  /** The MCP server that asked for authorization. */
+  readonly serverUrl: string;
+  /** The scope the server asked for, if it named one. */
+  readonly requiredScope: string | undefined;
+
+  /**
+   * Creates the error.
+   *
+   * @example
+   * ```ts
+   * import { AuthorizationRequiredError } from "@mcp-inspect/client";
+   * const error = new AuthorizationRequiredError("Log in first", "https://mcp.example.com/mcp");
+   * console.log(error.status, error.serverUrl); // 401 "https://mcp.example.com/mcp"
+   * ```
+   */
+  constructor(
+    message: string,
+    serverUrl: string,
+    fields: { status?: number; challenges?: readonly AuthChallenge[]; requiredScope?: string } = {},
+  ) {
+    super(message, fields.status ?? 401, fields.challenges ?? []);
+    this.name = "AuthorizationRequiredError";
+    this.serverUrl = serverUrl;
+    this.requiredScope = fields.requiredScope;
+  }
+}
