@@ -1,0 +1,197 @@
+// The request side of the Streamable HTTP transport: one HTTP request carrying the configured,
+// computed and protocol headers; the session id the server gave; the values kept out of error
+// messages. Also the small context the transport's private parts share.
+
+import { type Diagnostic, type HttpError, ProtocolError } from "../errors.ts";
+import type { JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
+import { checkedHeaders, networkError, secretsOf, statusError } from "./_http.ts";
+import { type HeaderParam, headerParams, paramHeaders, standardHeaders } from "./_mcp_headers.ts";
+import { fetchWithinOrigin } from "./_redirect.ts";
+
+/** The options of the transport with their defaults filled in, resolved once. */
+export interface HttpLimits {
+  maxBytes: number;
+  maxRetries: number;
+  maxReconnects: number;
+  reconnectDelayMs: number;
+  maxDelayMs: number;
+  reinitializeOnExpiry: boolean;
+  openServerStream: boolean;
+}
+
+/** What the private parts of the transport share: the channel, the limits and the sinks. */
+export interface HttpLink {
+  readonly channel: HttpChannel;
+  readonly limits: HttpLimits;
+  /** Aborted when the transport closes. */
+  readonly signal: AbortSignal;
+  /** Hands a message from the server to the session. */
+  deliver(message: JsonRpcMessage): void;
+  /** Reports a non-fatal oddity. */
+  diagnose(diagnostic: Diagnostic): void;
+  /** Whether close() has begun. */
+  closing(): boolean;
+}
+
+/** The protocol revision a modern message declares in its `_meta`, if any. */
+export function declaredVersion(message: JsonRpcMessage | undefined): string | undefined {
+  if (!message || !("method" in message)) return undefined;
+  const meta = message.params?._meta as JsonObject | undefined;
+  const version = meta?.["io.modelcontextprotocol/protocolVersion"];
+  return typeof version === "string" ? version : undefined;
+}
+
+/** What {@link HttpChannel} needs from the transport's options. */
+export interface ChannelOptions {
+  url: URL;
+  headers: [string, string][];
+  requestHeaders:
+    | ((message: JsonRpcMessage | undefined) => HeadersInit | Promise<HeadersInit>)
+    | undefined;
+  fetch: typeof fetch;
+  signal: AbortSignal;
+}
+
+/** Sends requests to one endpoint with the headers of the current session. */
+export class HttpChannel {
+  /** The endpoint. */
+  readonly url: URL;
+  readonly #fetch: typeof fetch;
+  readonly #headers: [string, string][];
+  /** The configured headers with lowercased names, built once and copied per request. */
+  readonly #base: Record<string, string> = {};
+  readonly #requestHeaders: ChannelOptions["requestHeaders"];
+  readonly #signal: AbortSignal;
+  /** `x-mcp-header` parameters of the tools, from the last modern tools/list. */
+  readonly #toolHeaders = new Map<string, HeaderParam[]>();
+  /** Every session id the server gave, and the last computed headers: kept out of messages. */
+  readonly #sessionIds = new Set<string>();
+  #dynamicHeaders: [string, string][] = [];
+  #sessionId: string | undefined;
+  #protocolVersion: string | undefined;
+
+  constructor(options: ChannelOptions) {
+    this.url = options.url;
+    this.#fetch = options.fetch;
+    this.#headers = options.headers;
+    for (const [name, value] of options.headers) this.#base[name.toLowerCase()] = value;
+    this.#requestHeaders = options.requestHeaders;
+    this.#signal = options.signal;
+  }
+
+  /** The session id the server assigned, if any. */
+  get sessionId(): string | undefined {
+    return this.#sessionId;
+  }
+
+  /** The revision sent as `MCP-Protocol-Version` by requests that declare none. */
+  set protocolVersion(version: string) {
+    this.#protocolVersion = version;
+  }
+
+  /** Stops sending the session id: the session ended and a new one is being started. */
+  forgetSession(): void {
+    this.#sessionId = undefined;
+  }
+
+  /** Keeps the `Mcp-Session-Id` of an answer to initialize, after checking it. */
+  keepSessionId(response: Response): void {
+    const id = response.headers.get("mcp-session-id");
+    if (id === null) return;
+    // spec: visible ASCII only; anything else could smuggle bytes into our next requests
+    if (!/^[\x21-\x7e]+$/.test(id)) {
+      throw new ProtocolError("Server sent an invalid Mcp-Session-Id");
+    }
+    this.#sessionId = id;
+    this.#sessionIds.add(id);
+  }
+
+  /** Values that must never appear in an error message, the longest first. */
+  secrets(): string[] {
+    const all = [
+      ...this.#sessionIds,
+      ...secretsOf([...this.#headers, ...this.#dynamicHeaders], this.url),
+    ];
+    return all.sort((a, b) => b.length - a.length);
+  }
+
+  /** An error status as a typed error, with our secrets redacted from the body's excerpt. */
+  statusError(response: Response, method: string): Promise<HttpError> {
+    return statusError(response, method, this.url, this.secrets());
+  }
+
+  /**
+   * Learns each tool's x-mcp-header parameters and drops the tools whose annotations break the
+   * rules (spec: such a tool MUST be excluded, so one bad tool cannot spoil the others).
+   */
+  learnTools(result: JsonObject, diagnose: (diagnostic: Diagnostic) => void): JsonObject {
+    if (!Array.isArray(result.tools)) return result;
+    const kept = [];
+    for (const tool of result.tools as { name?: unknown; inputSchema?: unknown }[]) {
+      const params = headerParams(tool?.inputSchema);
+      if (typeof params === "string") {
+        diagnose({
+          kind: "invalid-message",
+          message: `Dropped tool ${JSON.stringify(tool?.name)} from tools/list: ${params}`,
+        });
+        continue;
+      }
+      if (typeof tool.name === "string") this.#toolHeaders.set(tool.name, params);
+      kept.push(tool);
+    }
+    return { ...result, tools: kept };
+  }
+
+  /** One HTTP request with our headers, following redirects only within the server's origin. */
+  async request(
+    method: "POST" | "GET" | "DELETE",
+    message: JsonRpcMessage | undefined,
+    body: string | undefined,
+    lastEventId?: string,
+    signal: AbortSignal = this.#signal,
+  ): Promise<Response> {
+    // A plain record, lowercased keys: one conversion inside fetch instead of a Headers.set
+    // (with its validation) per header on the hot path.
+    const headers: Record<string, string> = { ...this.#base };
+    if (this.#requestHeaders) {
+      const extra = checkedHeaders(await this.#requestHeaders(message), "requestHeaders");
+      this.#dynamicHeaders = extra;
+      for (const [name, value] of extra) headers[name.toLowerCase()] = value;
+    }
+    headers.accept = method === "POST"
+      ? "application/json, text/event-stream"
+      : "text/event-stream";
+    if (body !== undefined) headers["content-type"] = "application/json";
+    const declared = declaredVersion(message);
+    // A modern request has no session; the revision it declares goes in the header too.
+    if (this.#sessionId !== undefined && !declared) headers["mcp-session-id"] = this.#sessionId;
+    const version = declared ?? this.#protocolVersion;
+    if (version !== undefined) headers["mcp-protocol-version"] = version;
+    if (declared && message) this.#modernHeaders(message, headers);
+    if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
+    try {
+      return await fetchWithinOrigin(this.#fetch, this.url, {
+        method,
+        headers,
+        body: body ?? null,
+        signal,
+      });
+    } catch (error) {
+      // Only fetch's own failures are rewritten; a wrapped fetch's typed errors pass as they are.
+      if (signal.aborted || !(error instanceof TypeError)) throw error;
+      throw networkError(error, method, this.url);
+    }
+  }
+
+  /** Mcp-Method, Mcp-Name and the Mcp-Param-* headers of a tools/call (revision 2026-07-28). */
+  #modernHeaders(message: JsonRpcMessage, headers: Record<string, string>): void {
+    for (const [name, value] of standardHeaders(message)) headers[name] = value;
+    if ("method" in message && message.method === "tools/call") {
+      const params = this.#toolHeaders.get(String(message.params?.name));
+      if (params === undefined) return;
+      for (const [name, value] of paramHeaders(params, message.params?.arguments)) {
+        headers[name.toLowerCase()] = value;
+      }
+    }
+  }
+}

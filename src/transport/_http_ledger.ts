@@ -1,0 +1,98 @@
+// The requests of a Streamable HTTP transport that await their response: whether the session
+// still waits for each, whether it was modern, and the ids of re-issued requests.
+
+import type { JsonRpcRequest, RequestId } from "../jsonrpc.ts";
+
+/** A request in flight: what was sent, whether it was modern, how often it was re-issued. */
+export interface InFlight {
+  message: JsonRpcRequest;
+  modern: boolean;
+  reissues: number;
+  /** False once the session cancelled it: its stream is no longer worth resuming. */
+  waiting: boolean;
+}
+
+/** Requests by id, from the POST that sends them to the answer, the failure or the re-issue. */
+export class RequestLedger {
+  readonly #inFlight = new Map<RequestId, InFlight>();
+  /** The ids of re-issued requests mapped to the ids the session knows. */
+  readonly #aliases = new Map<RequestId, RequestId>();
+  #reissued = 0;
+
+  /** Records a request being sent; a re-issued one keeps its count of re-issues. */
+  add(request: JsonRpcRequest, modern: boolean): void {
+    const previous = this.#inFlight.get(request.id);
+    this.#inFlight.set(request.id, {
+      message: request,
+      modern,
+      reissues: previous?.reissues ?? 0,
+      waiting: true,
+    });
+  }
+
+  /** The session cancelled the request: an answer may still come, but nobody waits for it. */
+  cancel(id: RequestId): void {
+    const entry = this.#inFlight.get(id);
+    if (entry) entry.waiting = false;
+  }
+
+  /** Whether the session still waits for the response to `id`. */
+  isWaiting(id: RequestId): boolean {
+    return this.#inFlight.get(id)?.waiting === true;
+  }
+
+  /** Whether `id` was sent as a modern request (revision 2026-07-28 and later). */
+  isModern(id: RequestId): boolean {
+    return this.#inFlight.get(id)?.modern === true;
+  }
+
+  /** The response to `id` arrived: forgets the request and returns what it was. */
+  settle(id: RequestId): InFlight | undefined {
+    const entry = this.#inFlight.get(id);
+    if (entry) this.#inFlight.delete(id);
+    return entry;
+  }
+
+  /**
+   * Gives up on `id`: true when the session still waited for it (and must be told), false when
+   * it was answered, cancelled or given up already.
+   */
+  drop(id: RequestId): boolean {
+    const entry = this.#inFlight.get(id);
+    if (!entry?.waiting) return false;
+    this.#inFlight.delete(id);
+    return true;
+  }
+
+  /** Forgets a request whose POST failed. */
+  forget(id: RequestId): void {
+    this.#inFlight.delete(id);
+  }
+
+  /** The id the session knows for a request, through any re-issues. */
+  original(id: RequestId): RequestId {
+    return this.#aliases.get(id) ?? id;
+  }
+
+  /** The id the session knows for an answered request; the alias, if any, is dropped. */
+  restore(id: RequestId): RequestId {
+    const original = this.#aliases.get(id);
+    if (original === undefined) return id;
+    this.#aliases.delete(id);
+    return original;
+  }
+
+  /**
+   * The request again under a fresh id, counted as one more re-issue; undefined when it is not in
+   * flight or was re-issued `max` times already.
+   */
+  reissue(id: RequestId, max: number): JsonRpcRequest | undefined {
+    const entry = this.#inFlight.get(id);
+    if (!entry || entry.reissues >= max) return undefined;
+    const next = `mcp-inspect-reissue-${++this.#reissued}`;
+    this.#aliases.set(next, this.original(id));
+    this.#inFlight.delete(id);
+    this.#inFlight.set(next, { ...entry, reissues: entry.reissues + 1 });
+    return { ...entry.message, id: next };
+  }
+}

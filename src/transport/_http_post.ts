@@ -1,0 +1,142 @@
+// The POST of the Streamable HTTP transport: one message per request, a new session when the old
+// one expired, retries of idempotent requests after 429 and 503, error statuses as typed errors,
+// and the JSON answer read within the size limit.
+
+import { HttpError, ProtocolError, SessionExpiredError } from "../errors.ts";
+import type { JsonRpcErrorObject, JsonRpcMessage } from "../jsonrpc.ts";
+import { preview } from "./_framing.ts";
+import { backoffMs, displayUrl, readLimited, redact, retryAfterMs } from "./_http.ts";
+import type { HttpLink } from "./_http_channel.ts";
+import type { SessionKeeper } from "./_http_session.ts";
+import { sleep } from "./_process.ts";
+
+/** Methods whose repetition does no harm, retried after 429 or 503. */
+const IDEMPOTENT = new Set([
+  "initialize",
+  "ping",
+  "tools/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "prompts/list",
+  "prompts/get",
+  "completion/complete",
+  "server/discover",
+]);
+
+/** Errors only a modern server sends (HeaderMismatch, MissingRequiredClientCapability, Unsupported version). */
+const MODERN_ERROR_CODES = new Set([-32020, -32021, -32022]);
+
+/** A JSON-RPC error that came as the body of an HTTP error status: the server's real answer. */
+export class ErrorBody extends Error {
+  /** The error, to deliver as the response to the request. */
+  readonly error: JsonRpcErrorObject;
+  constructor(error: JsonRpcErrorObject) {
+    super(error.message);
+    this.error = error;
+  }
+}
+
+/** POSTs a message; handles session expiry and retries; returns a successful response. */
+export async function post(
+  link: HttpLink,
+  session: SessionKeeper,
+  message: JsonRpcMessage,
+): Promise<Response> {
+  const { channel, limits } = link;
+  const method = "method" in message ? message.method : undefined;
+  const body = JSON.stringify(message);
+  let renewed = false;
+  for (let attempt = 0;; attempt++) {
+    // Sent during a renewal, a request would carry no session id: wait for the new one.
+    if (session.renewing) await session.renewing;
+    const sessionId = channel.sessionId;
+    const response = await channel.request("POST", message, body);
+    if (response.status === 404 && sessionId !== undefined && method !== "initialize") {
+      await response.body?.cancel();
+      if (!limits.reinitializeOnExpiry) {
+        throw new SessionExpiredError(
+          `Session expired: the server answered 404 to ${method ?? "a response"}`,
+        );
+      }
+      if (renewed) {
+        throw new SessionExpiredError("Session expired again right after a new one was started");
+      }
+      await session.renew(sessionId);
+      // An answer to a request of the old session means nothing to the new one.
+      if (method === undefined) {
+        throw new SessionExpiredError("Session expired before the answer could be delivered");
+      }
+      renewed = true;
+      continue;
+    }
+    const retryable = response.status === 429 || response.status === 503;
+    if (
+      retryable && attempt < limits.maxRetries && method !== undefined && IDEMPOTENT.has(method)
+    ) {
+      const wait = retryAfterMs(response.headers.get("retry-after")) ??
+        backoffMs(attempt, limits.reconnectDelayMs, limits.maxDelayMs);
+      await response.body?.cancel();
+      await sleep(Math.min(wait, limits.maxDelayMs), link.signal);
+      continue;
+    }
+    if (!response.ok) throw await postError(link, response, method);
+    return response;
+  }
+}
+
+/**
+ * An error status, as a typed error. A JSON-RPC error in the body is the server's real answer
+ * (modern servers send UnsupportedProtocolVersion and HeaderMismatch with 400), so it reaches
+ * the session as an error response; for initialize only a modern error counts, because a 4xx
+ * there is how an older server says it predates Streamable HTTP.
+ */
+async function postError(
+  link: HttpLink,
+  response: Response,
+  method: string | undefined,
+): Promise<Error> {
+  const channel = link.channel;
+  const type = (response.headers.get("content-type") ?? "").toLowerCase();
+  if (response.status === 401 || response.status === 403 || !type.includes("application/json")) {
+    return await channel.statusError(response, "POST");
+  }
+  const secrets = channel.secrets();
+  const text = await readLimited(response.body, 64 * 1024).catch(() => "");
+  let error: JsonRpcErrorObject | undefined;
+  try {
+    const body = JSON.parse(text);
+    if (typeof body?.error?.code === "number" && typeof body.error.message === "string") {
+      error = body.error;
+    }
+  } catch {
+    // not JSON after all
+  }
+  if (error && (method !== "initialize" || MODERN_ERROR_CODES.has(error.code))) {
+    return new ErrorBody({ ...error, message: redact(error.message, secrets) });
+  }
+  return new HttpError(
+    `Server answered HTTP ${response.status} to POST ${displayUrl(channel.url)}: ${
+      preview(redact(text, secrets))
+    }`,
+    response.status,
+  );
+}
+
+/** Reads a JSON answer within the size limit: one message or a batch, not yet checked. */
+export async function readJson(
+  link: HttpLink,
+  response: Response,
+  method: string,
+): Promise<unknown> {
+  const text = await readLimited(
+    response.body,
+    link.limits.maxBytes,
+    response.headers.get("content-length"),
+  );
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ProtocolError(`Server answered ${method} with invalid JSON: ${preview(text)}`);
+  }
+}
