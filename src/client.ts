@@ -327,7 +327,7 @@ export class Client implements AsyncDisposable {
       this.#events.emit("resourceUpdated", { uri: params.uri });
     });
     on("notifications/subscriptions/acknowledged", (params) => {
-      this.#listener.acknowledged = params.notifications as ListenFilter | undefined;
+      this.#listener.acknowledge(params.notifications as ListenFilter | undefined);
     });
     on("notifications/message", (params) => this.#events.emit("log", params as LogMessage));
   }

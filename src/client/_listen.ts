@@ -9,6 +9,8 @@ import type { ListenFilter } from "../types.ts";
 type Request = (method: string, params: JsonObject, options: RequestOptions) => Promise<JsonObject>;
 
 const MAX_BACKOFF_MS = 30_000;
+/** How long a new stream waits for the server's acknowledgement before going on without it. */
+const ACK_WAIT_MS = 2_000;
 
 export class Listener {
   readonly #request: Request;
@@ -20,6 +22,7 @@ export class Listener {
   #failures = 0;
   /** What the server agreed to send, from its acknowledgement. */
   acknowledged: ListenFilter | undefined;
+  #ack: PromiseWithResolvers<void> | undefined;
 
   constructor(request: Request, diagnose: (diagnostic: Diagnostic) => void) {
     this.#request = request;
@@ -30,18 +33,34 @@ export class Listener {
     return this.#filter;
   }
 
-  /** Replaces the filter, reopening the stream (or closing it when nothing is wanted). */
+  /** Records the server's `notifications/subscriptions/acknowledged`. */
+  acknowledge(filter: ListenFilter | undefined): void {
+    this.acknowledged = filter;
+    this.#ack?.resolve();
+  }
+
+  /**
+   * Replaces the filter, reopening the stream (or closing it when nothing is wanted). Resolves
+   * once the server acknowledged the new stream, so that nothing published after it is missed;
+   * a server that never acknowledges delays this by at most two seconds.
+   */
   async update(filter: ListenFilter): Promise<void> {
     this.#filter = filter;
     await this.#stop();
     if (this.#closed || !wantsAnything(filter)) return;
     const controller = new AbortController();
     this.#controller = controller;
+    const ack = Promise.withResolvers<void>();
+    this.#ack = ack;
     this.#task = this.#run(controller.signal);
+    const timer = setTimeout(ack.resolve, ACK_WAIT_MS);
+    await ack.promise;
+    clearTimeout(timer);
   }
 
   async #run(signal: AbortSignal): Promise<void> {
     while (!signal.aborted && !this.#closed) {
+      const ack = this.#ack;
       try {
         await this.#request("subscriptions/listen", { notifications: { ...this.#filter } }, {
           signal,
@@ -49,7 +68,9 @@ export class Listener {
           maxTotalTimeoutMs: Infinity,
         });
         this.#failures = 0; // the server ended it gracefully: open a fresh one
+        ack?.resolve();
       } catch (error) {
+        ack?.resolve(); // refused or dropped: nothing to wait for
         if (signal.aborted || error instanceof CancelledError) return;
         if (error instanceof ConnectionClosedError) return; // the client is going away
         this.#failures++;
@@ -74,6 +95,7 @@ export class Listener {
   }
 
   async #stop(): Promise<void> {
+    this.#ack?.resolve();
     this.#controller?.abort("subscriptions/listen replaced");
     this.#controller = undefined;
     await this.#task;
