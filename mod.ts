@@ -47,6 +47,7 @@ export * from "./src/server/server.ts";
 export * from "./src/server/stdio.ts";
 export * from "./src/server/http.ts";
 export * from "./src/server/proxy.ts";
+export * from "./src/server/relay.ts";
 export * from "./src/stats.ts";
 export * from "./src/registry.ts";
 export * from "./src/auth/errors.ts";

@@ -8,15 +8,23 @@
 
 import { Emitter } from "./_emitter.ts";
 import type { Client } from "./client.ts";
-import { loadConfig, type ServerConfig } from "./config.ts";
-import type { RequestOptions } from "./session.ts";
+import type { ServerConfig } from "./config.ts";
 import type { ManagerStats } from "./stats.ts";
-import type { CallToolResult, GetPromptResult, ReadResourceResult } from "./types.ts";
+import type { RequestOptions } from "./session.ts";
+import type {
+  CallToolResult,
+  CompleteResult,
+  CompletionReference,
+  GetPromptResult,
+  ReadResourceResult,
+} from "./types.ts";
 import { Registry } from "./manager/_registry.ts";
 import { type ListKind, ManagedServer, type ServerSettings } from "./manager/_server.ts";
 import { DEFAULT_WINDOW_MS, serverStats } from "./manager/_stats.ts";
-import { connectionKey, transportFactory } from "./manager/_transport.ts";
-import { watchFile } from "./manager/_watch.ts";
+import { applyServers } from "./manager/_diff.ts";
+import { settingsOf } from "./manager/_settings.ts";
+import { followConfig } from "./manager/_watch.ts";
+import { requestOptions, statusOf } from "./manager/_status.ts";
 import { ServerUnavailableError, UnknownToolError } from "./manager/errors.ts";
 import type {
   ConfigWatcher,
@@ -76,25 +84,7 @@ export class ServerManager implements AsyncDisposable {
    */
   constructor(options: ManagerOptions = {}) {
     this.#options = options;
-    const reconnect = options.reconnect ?? {};
-    this.#settings = {
-      clientOptions: options.clientOptions ?? {},
-      createTransport: options.createTransport ?? transportFactory(options.stderr),
-      connectTimeoutMs: options.connectTimeoutMs ?? 60_000,
-      healthIntervalMs: options.healthIntervalMs ?? 30_000,
-      healthTimeoutMs: options.healthTimeoutMs ?? 10_000,
-      idleTimeoutMs: options.idleTimeoutMs ?? 0,
-      reconnect: {
-        initialDelayMs: reconnect.initialDelayMs ?? 500,
-        maxDelayMs: reconnect.maxDelayMs ?? 30_000,
-        multiplier: reconnect.multiplier ?? 2,
-        jitter: reconnect.jitter ?? 0.3,
-      },
-      maxReconnectAttempts: options.maxReconnectAttempts ?? Infinity,
-      whileReconnecting: options.whileReconnecting ?? "wait",
-      waitTimeoutMs: options.waitTimeoutMs ?? 10_000,
-      stats: options.stats ?? {},
-    };
+    this.#settings = settingsOf(options);
     this.#events = new Emitter(() => {});
   }
 
@@ -168,39 +158,10 @@ export class ServerManager implements AsyncDisposable {
    * server: failures are in the result.
    */
   async setServers(configs: Readonly<Record<string, ServerConfig>>): Promise<SetServersResult> {
-    const result: SetServersResult = {
-      started: [],
-      restarted: [],
-      stopped: [],
-      updated: [],
-      unchanged: [],
-      failed: {},
-    };
-    const jobs: Promise<void>[] = [];
-    const attempt = (name: string, job: () => Promise<unknown>) =>
-      jobs.push(job().then(() => {}, (error) => void (result.failed[name] = error as Error)));
-    for (const name of this.#servers.keys()) {
-      if (Object.hasOwn(configs, name)) continue;
-      result.stopped.push(name);
-      attempt(name, () => this.disconnect(name));
-    }
-    for (const [name, config] of Object.entries(configs)) {
-      const server = this.#servers.get(name);
-      if (!server) {
-        result.started.push(name);
-        attempt(name, () => this.connect(name, config));
-      } else if (connectionKey(server.config) !== connectionKey(config)) {
-        result.restarted.push(name);
-        attempt(name, () => this.connect(name, config));
-      } else if (JSON.stringify(server.config) !== JSON.stringify(config)) {
-        result.updated.push(name);
-        attempt(name, () => server.update(config));
-      } else {
-        result.unchanged.push(name);
-      }
-    }
-    await Promise.all(jobs);
-    return result;
+    return await applyServers(this.#servers, configs, {
+      connect: (name, config) => this.connect(name, config),
+      disconnect: (name) => this.disconnect(name),
+    });
   }
 
   /**
@@ -304,11 +265,11 @@ export class ServerManager implements AsyncDisposable {
   ): Promise<GetPromptResult> {
     const entry = this.#registry.findPrompt(qualifiedName);
     if (!entry) throw new UnknownToolError(qualifiedName, "prompt");
-    const server = entry.server;
-    return await server.use(async () => {
-      const { client } = await server.acquire(options);
-      return await client.getPrompt(entry.item.name, args, requestOptions(options));
-    });
+    return await this.#using(
+      entry.server,
+      options,
+      (client, request) => client.getPrompt(entry.item.name, args, request),
+    );
   }
 
   /** Reads a resource from the server that offers it. */
@@ -329,9 +290,79 @@ export class ServerManager implements AsyncDisposable {
     const options = (named ? third : second) ?? {};
     const server = named ? this.#server(first) : this.#registry.resourceOwner(uri);
     if (!server) throw new UnknownToolError(uri, "resource");
-    return await server.use(async () => {
+    return await this.#using(
+      server,
+      options,
+      (client, request) => client.readResource(uri, request),
+    );
+  }
+
+  /**
+   * Asks the server behind a prompt (by qualified name) or a resource template (by its URI
+   * template) for completions of one argument.
+   *
+   * @example
+   * ```ts ignore
+   * const { completion } = await manager.complete(
+   *   { type: "ref/prompt", name: "mcp__notes__summarize" },
+   *   { name: "style", value: "bri" },
+   * );
+   * ```
+   */
+  async complete(
+    ref: CompletionReference,
+    argument: { name: string; value: string },
+    options: ManagerCallOptions & { context?: Record<string, string> } = {},
+  ): Promise<CompleteResult> {
+    const [server, local] = this.#registry.completionTarget(ref);
+    const { context, ...rest } = options;
+    return await this.#using(
+      server,
+      rest,
+      (client, request) =>
+        client.complete(local, argument, { ...request, ...(context ? { context } : {}) }),
+    );
+  }
+
+  /**
+   * Watches a resource of the server that offers it: `resourceUpdated` events follow its changes,
+   * across reconnections, until {@link unsubscribeResource}.
+   *
+   * @example
+   * ```ts ignore
+   * manager.on("resourceUpdated", ({ server, uri }) => console.log(server, uri, "changed"));
+   * await manager.subscribeResource("file:///notes/today.md");
+   * ```
+   */
+  async subscribeResource(uri: string, options: ManagerCallOptions = {}): Promise<void> {
+    const server = this.#registry.resourceOwner(uri);
+    if (!server) throw new UnknownToolError(uri, "resource");
+    await this.#using(server, options, (client, request) => client.subscribeResource(uri, request));
+    server.subscriptions.add(uri);
+  }
+
+  /** Stops watching a resource; a server that went away is forgotten quietly. */
+  async unsubscribeResource(uri: string, options: ManagerCallOptions = {}): Promise<void> {
+    const server = [...this.#servers.values()].find((s) => s.subscriptions.has(uri));
+    if (!server) return;
+    server.subscriptions.delete(uri);
+    if (server.phase !== "ready") return; // a new connection will not subscribe again
+    await this.#using(
+      server,
+      options,
+      (client, request) => client.unsubscribeResource(uri, request),
+    );
+  }
+
+  /** Runs a request on a server's client, waiting for a reconnection as a tool call does. */
+  #using<T>(
+    server: ManagedServer,
+    options: ManagerCallOptions,
+    work: (client: Client, request: RequestOptions) => Promise<T>,
+  ): Promise<T> {
+    return server.use(async () => {
       const { client } = await server.acquire(options);
-      return await client.readResource(uri, requestOptions(options));
+      return await work(client, requestOptions(options));
     });
   }
 
@@ -379,27 +410,11 @@ export class ServerManager implements AsyncDisposable {
    * @throws {ConfigError} when the file cannot be loaded the first time.
    */
   async watch(file: string, options: WatchOptions = {}): Promise<ConfigWatcher> {
-    const { debounceMs = 200, ...loadOptions } = options;
-    const apply = async () => {
-      const loaded = await loadConfig(file, loadOptions);
-      for (const issue of loaded.issues) this.#events.emit("configError", issue);
-      const result = await this.setServers(loaded.servers);
-      this.#events.emit("configApplied", { file, result });
-    };
-    await apply();
-    let queue: Promise<void> = Promise.resolve();
-    const watch = watchFile(file, debounceMs, () => {
-      queue = queue.then(apply).catch((error) => this.#events.emit("configError", error));
+    const watcher = await followConfig(file, options, {
+      apply: (servers) => this.setServers(servers),
+      emit: (event, payload) => this.#events.emit(event, payload as never),
+      closed: () => this.#watchers.delete(watcher),
     });
-    const watcher: ConfigWatcher = {
-      file,
-      close: async () => {
-        this.#watchers.delete(watcher);
-        await watch.close();
-        await queue;
-      },
-      [Symbol.asyncDispose]: () => watcher.close(),
-    };
     this.#watchers.add(watcher);
     return watcher;
   }
@@ -419,28 +434,4 @@ export class ServerManager implements AsyncDisposable {
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
-}
-
-function requestOptions(options: ManagerCallOptions): RequestOptions {
-  const { whileReconnecting: _w, waitTimeoutMs: _t, meta: _m, ...rest } = options;
-  return rest;
-}
-
-function statusOf(server: ManagedServer): ServerStatus {
-  const status: ServerStatus = {
-    name: server.name,
-    state: server.phase === "closed" ? "closed" : server.enabled ? server.phase : "disabled",
-    config: server.config,
-    reconnects: server.reconnects,
-    toolCount: server.tools.length,
-  };
-  if (server.era) status.era = server.era;
-  if (server.protocolVersion) status.protocolVersion = server.protocolVersion;
-  if (server.serverInfo) status.serverInfo = server.serverInfo;
-  if (server.pid !== undefined) status.pid = server.pid;
-  if (server.lastError) status.lastError = server.lastError;
-  if (server.connectedAt !== undefined) status.connectedAt = server.connectedAt;
-  if (server.connectMs !== undefined) status.connectMs = server.connectMs;
-  if (server.lastCallAt !== undefined) status.lastCallAt = server.lastCallAt;
-  return status;
 }

@@ -12,6 +12,7 @@ import {
   loadConfig,
   serveHttp,
   ServerManager,
+  ServerRequestRelay,
   StdioServerTransport,
   ToolRegistry,
 } from "../../mod.ts";
@@ -96,7 +97,10 @@ export async function proxyCommand(argv: readonly string[], out: Output): Promis
   }
   const log = (line: string) => out.stderr(`[proxy] ${line}`);
   const verbose = values.verbose ?? false;
+  // The servers' sampling and elicitation requests go to the proxy client whose call caused them.
+  const relay = new ServerRequestRelay();
   await using manager = new ServerManager({
+    serverRequests: relay,
     ...(verbose ? { stderr: (server, line) => log(`${server}: ${line}`) } : {}),
   });
   manager.on("configError", (error) => log(error.message));
@@ -129,7 +133,7 @@ export async function proxyCommand(argv: readonly string[], out: Output): Promis
     out.stderr(`error: ${error.message}`);
     return 2;
   }
-  using proxy = createProxyServer(registry);
+  using proxy = createProxyServer(registry, { relay });
   const report = () => {
     for (const line of formatStats(registry.stats())) out.stderr(`[stats] ${line}`);
   };

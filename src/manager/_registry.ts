@@ -2,7 +2,8 @@
 // Names are assigned over every known item, visible or not, so that toggling a server or editing
 // a deny list never renames the tools of another server.
 
-import type { Prompt, Resource, ResourceTemplate, Tool } from "../types.ts";
+import type { CompletionReference, Prompt, Resource, ResourceTemplate, Tool } from "../types.ts";
+import { UnknownToolError } from "./errors.ts";
 import { refusal } from "./_filter.ts";
 import type { ManagedServer } from "./_server.ts";
 import { assignQualifiedNames, type NameRequest } from "./_names.ts";
@@ -63,6 +64,19 @@ export class Registry {
   findPrompt(qualifiedName: string): Entry<Prompt> | undefined {
     this.prompts();
     return this.#promptIndex.get(qualifiedName);
+  }
+
+  /** The server a completion reference belongs to, and the reference in that server's names. */
+  completionTarget(ref: CompletionReference): [ManagedServer, CompletionReference] {
+    if (ref.type === "ref/prompt") {
+      const entry = this.findPrompt(ref.name);
+      if (!entry) throw new UnknownToolError(ref.name, "prompt");
+      return [entry.server, { type: "ref/prompt", name: entry.item.name }];
+    }
+    const server = this.templates().find((t) => t.template.uriTemplate === ref.uri)?.server ??
+      this.resourceOwner(ref.uri);
+    if (!server) throw new UnknownToolError(ref.uri, "resource");
+    return [server, ref];
   }
 
   resources(): { server: ManagedServer; resource: Resource }[] {

@@ -18,6 +18,7 @@ import type {
   Tool,
 } from "../types.ts";
 import type { StatsOptions } from "../stats.ts";
+import type { ServerRequestHandlers } from "./types.ts";
 import { refusal } from "./_filter.ts";
 import { fetchLists, type ListKind, type Lists } from "./_lists.ts";
 import { CallRecorder } from "./_stats.ts";
@@ -44,6 +45,7 @@ export interface ServerSettings {
   whileReconnecting: "wait" | "fail";
   waitTimeoutMs: number;
   stats: StatsOptions;
+  serverRequests: ServerRequestHandlers | undefined;
 }
 
 /** What a server tells the manager. */
@@ -67,6 +69,8 @@ const ALL_KINDS: readonly ListKind[] = ["tools", "resources", "prompts"];
 export class ManagedServer implements Lists {
   readonly name: string;
   config: ServerConfig;
+  /** Resources watched through the manager: subscribed again on every new connection. */
+  readonly subscriptions = new Set<string>();
   readonly #settings: ServerSettings;
   readonly #hooks: ServerHooks;
   readonly #stop = new AbortController();
@@ -192,6 +196,7 @@ export class ManagedServer implements Lists {
     try {
       client = await Client.connect(transport, {
         ...this.#settings.clientOptions,
+        ...this.#relayed(),
         name: this.name,
         signal: AbortSignal.any([this.#stop.signal, timeout.signal]),
         ...(this.#discovery ? { discovery: this.#discovery } : {}),
@@ -229,10 +234,34 @@ export class ManagedServer implements Lists {
     this.connectMs = performance.now() - started;
     this.#setPhase("ready");
     this.#hooks.listsChanged(this, ALL_KINDS);
+    for (const uri of this.subscriptions) {
+      client.subscribeResource(uri).catch((error) =>
+        this.#hooks.diagnostic(this, {
+          kind: "unexpected-message",
+          message: `Could not subscribe to ${uri} again after reconnecting: ${error.message}`,
+        })
+      );
+    }
     this.#armHealth();
     this.#armIdle();
     this.#waiters.resolve(client);
     return client;
+  }
+
+  /** The manager's handlers of server requests, told which server asks. */
+  #relayed(): Pick<ClientOptions, "onSampling" | "onElicitation" | "elicitationModes"> {
+    const relay = this.#settings.serverRequests;
+    if (!relay) return {};
+    const { onSampling, onElicitation, elicitationModes } = relay;
+    return {
+      ...(onSampling
+        ? { onSampling: (request, context) => onSampling(this.name, request, context) }
+        : {}),
+      ...(onElicitation
+        ? { onElicitation: (request, context) => onElicitation(this.name, request, context) }
+        : {}),
+      ...(elicitationModes ? { elicitationModes } : {}),
+    };
   }
 
   /** Reads the lists the server advertises; a list that fails keeps its last value. */

@@ -3,6 +3,8 @@
 // that one save, which fires several events, is read once.
 
 import { basename, dirname, resolve } from "node:path";
+import { loadConfig, type ServerConfig } from "../config.ts";
+import type { ConfigWatcher, ManagerEvents, SetServersResult, WatchOptions } from "./types.ts";
 
 export interface FileWatch {
   close(): Promise<void>;
@@ -45,4 +47,44 @@ export function watchFile(file: string, debounceMs: number, onChange: () => void
       return closing;
     },
   };
+}
+
+/** What following a config file does to its manager. */
+export interface ConfigTarget {
+  apply(servers: Record<string, ServerConfig>): Promise<SetServersResult>;
+  emit(event: "configError" | "configApplied", payload: ManagerEvents[typeof event]): void;
+  closed(): void;
+}
+
+/**
+ * Loads `file`, applies it, and applies it again on every change; a file that fails to load
+ * later is reported and changes nothing. Rejects when the first load fails.
+ */
+export async function followConfig(
+  file: string,
+  options: WatchOptions,
+  target: ConfigTarget,
+): Promise<ConfigWatcher> {
+  const { debounceMs = 200, ...loadOptions } = options;
+  const apply = async () => {
+    const loaded = await loadConfig(file, loadOptions);
+    for (const issue of loaded.issues) target.emit("configError", issue);
+    const result = await target.apply(loaded.servers);
+    target.emit("configApplied", { file, result });
+  };
+  await apply();
+  let queue: Promise<void> = Promise.resolve();
+  const watch = watchFile(file, debounceMs, () => {
+    queue = queue.then(apply).catch((error) => target.emit("configError", error));
+  });
+  const watcher: ConfigWatcher = {
+    file,
+    close: async () => {
+      target.closed();
+      await watch.close();
+      await queue;
+    },
+    [Symbol.asyncDispose]: () => watcher.close(),
+  };
+  return watcher;
 }

@@ -5,6 +5,13 @@
  */
 
 import type { ClientOptions } from "../client.ts";
+import type {
+  ElicitationRequest,
+  ElicitationResult,
+  HandlerContext,
+  SamplingRequest,
+  SamplingResult,
+} from "../client/handlers.ts";
 import type { ConfigError, LoadConfigOptions, ServerConfig } from "../config.ts";
 import type { Diagnostic } from "../errors.ts";
 import type { JsonObject } from "../jsonrpc.ts";
@@ -204,6 +211,43 @@ export interface ManagerOptions {
   idleTimeoutMs?: number;
   /** How {@link ServerManager.stats} keeps latencies (a 5-minute window, 1000 per tool). */
   stats?: StatsOptions;
+  /**
+   * Answers the servers' sampling and elicitation requests, told which server asks; the
+   * servers' clients advertise those capabilities then. Takes precedence over the handlers of
+   * `clientOptions`. A {@link ServerRequestRelay} passes them on to a proxy's clients.
+   */
+  serverRequests?: ServerRequestHandlers;
+}
+
+/**
+ * Handlers of the requests the managed servers send, with the name of the server that asks.
+ *
+ * @example Declining every elicitation, saying which server asked
+ * ```ts
+ * import type { ServerRequestHandlers } from "@mcp-inspect/client";
+ * const handlers: ServerRequestHandlers = {
+ *   onElicitation: (server, request) => {
+ *     console.error(`${server} asks: ${request.message}`);
+ *     return Promise.resolve({ action: "decline" });
+ *   },
+ * };
+ * ```
+ */
+export interface ServerRequestHandlers {
+  /** Answers `sampling/createMessage`. */
+  onSampling?: (
+    server: string,
+    request: SamplingRequest,
+    context: HandlerContext,
+  ) => SamplingResult | Promise<SamplingResult>;
+  /** Answers `elicitation/create`. */
+  onElicitation?: (
+    server: string,
+    request: ElicitationRequest,
+    context: HandlerContext,
+  ) => ElicitationResult | Promise<ElicitationResult>;
+  /** Elicitation modes `onElicitation` supports (default `["form"]`). */
+  elicitationModes?: readonly ("form" | "url")[];
 }
 
 /**

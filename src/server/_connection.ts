@@ -6,6 +6,7 @@
 
 import { McpError } from "../errors.ts";
 import { ErrorCode, type JsonObject, type JsonRpcMessage, type RequestId } from "../jsonrpc.ts";
+import type { SubscriptionCounter } from "./_subscriptions.ts";
 import { LEGACY_PROTOCOL_VERSIONS, type LoggingLevel, MODERN_PROTOCOL_VERSIONS } from "../types.ts";
 import type { ServerDefinition, ServerRequestContext } from "./server.ts";
 
@@ -28,6 +29,7 @@ const META_VERSION = "io.modelcontextprotocol/protocolVersion";
 const META_LOG_LEVEL = "io.modelcontextprotocol/logLevel";
 const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 const META_SUBSCRIPTION = "io.modelcontextprotocol/subscriptionId";
+const META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
 /** Results the modern era lets clients cache; a proxy's lists change, so they say ttlMs 0. */
 const CACHEABLE = new Set([
   "tools/list",
@@ -54,13 +56,29 @@ export class ServerConnection {
   readonly #default: Channel | undefined;
   readonly #onClose: () => void;
   readonly #inFlight = new Map<RequestId, AbortController>();
-  readonly #listens = new Map<RequestId, { filter: JsonObject; channel: Channel }>();
+  readonly #listens = new Map<
+    RequestId,
+    { filter: JsonObject; channel: Channel; resources: Set<string>; acquired: Set<string> }
+  >();
+  readonly #subscriptions: SubscriptionCounter;
+  /** Resources this (legacy-era) client subscribed to with `resources/subscribe`. */
+  readonly #subscribed = new Set<string>();
+  /** Requests we sent the client, by id. */
+  readonly #outgoing = new Map<RequestId, PromiseWithResolvers<JsonObject>>();
+  #nextId = 0;
+  #clientCapabilities: JsonObject = {};
   #legacy = false;
   #logLevel: string | undefined;
   #closed = false;
 
-  constructor(definition: ServerDefinition, channel: Channel | undefined, onClose: () => void) {
+  constructor(
+    definition: ServerDefinition,
+    channel: Channel | undefined,
+    subscriptions: SubscriptionCounter,
+    onClose: () => void,
+  ) {
     this.#definition = definition;
+    this.#subscriptions = subscriptions;
     this.#default = channel;
     this.#onClose = onClose;
   }
@@ -71,7 +89,8 @@ export class ServerConnection {
   }
 
   receive(message: JsonRpcMessage, channel: Channel | undefined = this.#default): void {
-    if (this.#closed || !("method" in message)) return; // responses: we send no requests
+    if (this.#closed) return;
+    if (!("method" in message)) return this.#settle(message);
     if (!("id" in message)) {
       if (message.method === "notifications/cancelled") {
         this.cancel(message.params?.requestId as RequestId);
@@ -98,7 +117,61 @@ export class ServerConnection {
   /** Stops work on a request; spec: a cancelled request gets no response. */
   cancel(id: RequestId): void {
     this.#inFlight.get(id)?.abort(new Error("cancelled by the client"));
+    this.#endListen(id);
+  }
+
+  #endListen(id: RequestId): void {
+    const listen = this.#listens.get(id);
+    if (!listen) return;
     this.#listens.delete(id);
+    for (const uri of listen.acquired) this.#subscriptions.release(uri);
+  }
+
+  /** A response to one of our requests. */
+  #settle(message: JsonRpcMessage): void {
+    const id = (message as { id?: RequestId }).id;
+    const waiting = id === undefined ? undefined : this.#outgoing.get(id);
+    if (!waiting) return;
+    this.#outgoing.delete(id!);
+    if ("error" in message) {
+      const { code, message: text, data } = message.error;
+      waiting.reject(new McpError(code, text, data));
+    } else if ("result" in message) {
+      waiting.resolve(message.result as JsonObject);
+    }
+  }
+
+  /**
+   * Sends the client a request of its own (legacy era: sampling, elicitation, roots) on the
+   * channel of the request being answered, and waits for the answer.
+   */
+  async #request(
+    method: string,
+    params: JsonObject,
+    channel: Channel | undefined,
+    signal: AbortSignal,
+  ): Promise<JsonObject> {
+    signal.throwIfAborted();
+    if (!channel || this.#closed) throw new McpError(ErrorCode.InternalError, "Client is gone");
+    const id = `mcp-inspect-server-${++this.#nextId}`;
+    const waiting = Promise.withResolvers<JsonObject>();
+    this.#outgoing.set(id, waiting);
+    const onAbort = () => {
+      if (!this.#outgoing.delete(id)) return;
+      channel.send({
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: id, reason: String(signal.reason?.message ?? "cancelled") },
+      });
+      waiting.reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    channel.send({ jsonrpc: "2.0", id, method, params });
+    try {
+      return await waiting.promise;
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+    }
   }
 
   async #answer(
@@ -113,6 +186,7 @@ export class ServerConnection {
     const requested = meta[META_VERSION];
     if (method === "initialize") {
       this.#legacy = true;
+      this.#clientCapabilities = (params.capabilities ?? {}) as JsonObject;
       const offered = String(params.protocolVersion ?? "");
       const result: JsonObject = {
         protocolVersion: LEGACY_PROTOCOL_VERSIONS.includes(offered)
@@ -147,13 +221,43 @@ export class ServerConnection {
       if (definition.instructions) result.instructions = definition.instructions;
     } else if (method === "subscriptions/listen" && modern) {
       const filter = (params.notifications ?? {}) as JsonObject;
-      this.#listens.set(id, { filter, channel: channel ?? { send: () => {} } });
+      // Routed at once: an update can arrive before the last subscription's answer is seen.
+      const wanted = Array.isArray(filter.resourceSubscriptions)
+        ? filter.resourceSubscriptions.filter((uri): uri is string => typeof uri === "string")
+        : [];
+      const listen = {
+        filter,
+        channel: channel ?? { send: () => {} },
+        resources: new Set(wanted),
+        acquired: new Set<string>(),
+      };
+      this.#listens.set(id, listen);
+      const acquired = await this.#acquireAll(wanted);
+      if (this.#listens.get(id) !== listen) {
+        for (const uri of acquired) this.#subscriptions.release(uri); // cancelled meanwhile
+        return undefined;
+      }
+      listen.acquired = acquired;
+      for (const uri of wanted) if (!acquired.has(uri)) listen.resources.delete(uri);
       channel?.send({
         jsonrpc: "2.0",
         method: "notifications/subscriptions/acknowledged",
         params: { notifications: filter, _meta: { [META_SUBSCRIPTION]: id } },
       });
       return undefined; // open until the client cancels it or the connection ends
+    } else if (
+      (method === "resources/subscribe" || method === "resources/unsubscribe") &&
+      !modern && this.#subscriptions.enabled
+    ) {
+      const uri = String(params.uri ?? "");
+      if (method === "resources/unsubscribe") {
+        if (this.#subscribed.delete(uri)) this.#subscriptions.release(uri);
+      } else if (!this.#subscribed.has(uri)) {
+        await this.#subscriptions.acquire(uri);
+        if (this.#closed) this.#subscriptions.release(uri);
+        else this.#subscribed.add(uri);
+      }
+      result = {};
     } else {
       const handler = Object.hasOwn(definition.handlers, method)
         ? definition.handlers[method]
@@ -190,6 +294,20 @@ export class ServerConnection {
       signal,
       meta,
       era: modern ? "modern" : "legacy",
+      clientCapabilities: modern
+        ? (meta[META_CAPABILITIES] ?? {}) as JsonObject
+        : this.#clientCapabilities,
+      request: (method, params) => {
+        if (modern) {
+          return Promise.reject(
+            new McpError(
+              ErrorCode.InternalError,
+              `A server cannot send ${method} in the modern era: answer with input_required`,
+            ),
+          );
+        }
+        return this.#request(method, params, channel, signal);
+      },
       progress: (progress) => {
         if (token === undefined || signal.aborted) return;
         channel?.send({
@@ -216,6 +334,32 @@ export class ServerConnection {
     }
   }
 
+  /** Subscribes to every URI of a listen filter that can be; returns those it could. */
+  async #acquireAll(uris: readonly string[]): Promise<Set<string>> {
+    const acquired = new Set<string>();
+    if (!this.#subscriptions.enabled) return acquired;
+    await Promise.all(uris.map(async (uri) => {
+      if (acquired.has(uri)) return;
+      try {
+        acquired.add(uri);
+        await this.#subscriptions.acquire(uri);
+      } catch {
+        acquired.delete(uri); // the resource cannot be watched; the stream still opens
+      }
+    }));
+    return acquired;
+  }
+
+  /** Tells the client a subscribed resource changed: legacy subscribers, or listen streams. */
+  resourceUpdated(uri: string): void {
+    const method = "notifications/resources/updated";
+    if (this.#subscribed.has(uri)) this.#default?.send({ jsonrpc: "2.0", method, params: { uri } });
+    for (const [id, { resources, channel }] of this.#listens) {
+      if (!resources.has(uri)) continue;
+      channel.send({ jsonrpc: "2.0", method, params: { uri, _meta: { [META_SUBSCRIPTION]: id } } });
+    }
+  }
+
   /** Sends a log message that belongs to no request (legacy era only). */
   log(message: { level: LoggingLevel; logger?: string; data: unknown }): void {
     if (!this.#legacy || !atLeast(message.level, this.#logLevel)) return;
@@ -227,7 +371,13 @@ export class ServerConnection {
     this.#closed = true;
     for (const controller of this.#inFlight.values()) controller.abort(new Error("closed"));
     this.#inFlight.clear();
-    this.#listens.clear();
+    for (const id of [...this.#listens.keys()]) this.#endListen(id);
+    for (const uri of this.#subscribed) this.#subscriptions.release(uri);
+    this.#subscribed.clear();
+    for (const waiting of this.#outgoing.values()) {
+      waiting.reject(new McpError(ErrorCode.InternalError, "Client disconnected"));
+    }
+    this.#outgoing.clear();
     this.#onClose();
   }
 }

@@ -1,8 +1,9 @@
 /**
  * The proxy: every server of a {@link ServerManager} served as one MCP server. Tools and prompts
  * appear under their qualified names (`mcp__<server>__<tool>`), resources under their own URIs;
- * calls, progress, cancellation, logs and list changes are forwarded, and allow and deny lists
- * apply. The proxy never starts a process because a client asked: it serves only the servers
+ * calls, progress, cancellation, logs, list changes, resource subscriptions and completions are
+ * forwarded, and allow and deny lists apply. With a {@link ServerRequestRelay}, the servers'
+ * sampling and elicitation requests reach the proxy client whose call caused them. The proxy never starts a process because a client asked: it serves only the servers
  * its manager was configured with. Given a {@link ToolRegistry} instead, it serves the
  * registry's tools, local ones included, which is how a program offers its own tools as an MCP
  * server.
@@ -10,13 +11,22 @@
  * @module
  */
 
-import { McpError, ValidationError } from "../errors.ts";
+import { CapabilityError, McpError, ValidationError } from "../errors.ts";
 import { ErrorCode, type JsonObject } from "../jsonrpc.ts";
 import type { ManagerCallOptions, ServerManager } from "../manager.ts";
 import { ServerUnavailableError, ToolDeniedError, UnknownToolError } from "../manager/errors.ts";
 import { ToolRegistry } from "../registry.ts";
-import type { CallToolResult, Implementation, ServerCapabilities, Tool } from "../types.ts";
+import type {
+  CallToolResult,
+  CompletionReference,
+  Implementation,
+  ServerCapabilities,
+  Tool,
+} from "../types.ts";
 import { VERSION } from "../version.ts";
+import { trackCall } from "./_calls.ts";
+import { InputRounds } from "./_rounds.ts";
+import type { ServerRequestRelay } from "./relay.ts";
 import { McpServer, type ServerRequestContext, type ServerRequestHandler } from "./server.ts";
 
 /**
@@ -35,6 +45,12 @@ export interface ProxyOptions {
   instructions?: string;
   /** Time a forwarded call may run without progress (default 10 minutes). */
   callTimeoutMs?: number;
+  /**
+   * The relay given to the manager as `serverRequests`: the servers' sampling and elicitation
+   * requests then go to the proxy client whose call caused them. In the modern era they travel
+   * as `input_required` rounds, which a client must come back to within `callTimeoutMs`.
+   */
+  relay?: ServerRequestRelay;
 }
 
 /**
@@ -89,6 +105,36 @@ async function forward<T>(work: () => Promise<T>): Promise<T> {
   } catch (error) {
     throw asWireError(error);
   }
+}
+
+/** Runs a forwarded call, letting the server it reaches ask the calling client for input. */
+type Relayed = (
+  server: string | undefined,
+  params: JsonObject,
+  context: ServerRequestContext,
+  work: (options: ManagerCallOptions) => Promise<JsonObject>,
+) => Promise<JsonObject>;
+
+function relaying(
+  relay: ServerRequestRelay | undefined,
+  rounds: InputRounds,
+  timeoutMs: number,
+): Relayed {
+  return async (server, params, context, work) => {
+    const options = callOptions(context, timeoutMs);
+    if (!relay || server === undefined) return await forward(() => work(options));
+    const capabilities = context.clientCapabilities;
+    if (context.era === "legacy") {
+      const ask = (method: string, request: JsonObject) => context.request(method, request);
+      const untrack = trackCall(relay, server, { capabilities, ask });
+      return await forward(() => work(options)).finally(untrack);
+    }
+    return await rounds.round(params, context, (handle) => {
+      const untrack = trackCall(relay, server, { capabilities, ask: handle.ask });
+      const relayed = { ...options, signal: handle.signal, onProgress: handle.progress };
+      return forward(() => work(relayed)).finally(untrack);
+    });
+  };
 }
 
 /** Where the proxy's tools come from: the manager's, or a registry's. */
@@ -156,11 +202,14 @@ export function createProxyServer(
   const timeoutMs = options.callTimeoutMs ?? 600_000;
   const tools = source instanceof ToolRegistry ? registryTools(source) : managerTools(source);
   const manager = source instanceof ToolRegistry ? source.manager : source;
+  const rounds = new InputRounds(timeoutMs);
+  const relayed = relaying(options.relay, rounds, timeoutMs);
   const capabilities: ServerCapabilities = manager
     ? {
       tools: { listChanged: true },
-      resources: { listChanged: true },
+      resources: { listChanged: true, subscribe: true },
       prompts: { listChanged: true },
+      completions: {},
       logging: {},
     }
     : { tools: { listChanged: true }, logging: {} };
@@ -170,14 +219,23 @@ export function createProxyServer(
     ...(options.instructions ? { instructions: options.instructions } : {}),
     handlers: {
       "tools/list": () => ({ tools: tools.list() }),
-      "tools/call": (params, context) =>
-        forward(async () => {
-          const name = String(params.name ?? "");
-          const args = (params.arguments ?? {}) as Record<string, unknown>;
-          return { ...await tools.call(name, args, callOptions(context, timeoutMs)) };
-        }),
-      ...(manager ? managerHandlers(manager, timeoutMs) : {}),
+      "tools/call": (params, context) => {
+        const name = String(params.name ?? "");
+        const args = (params.arguments ?? {}) as Record<string, unknown>;
+        return relayed(manager?.findTool(name)?.server, params, context, async (options) => ({
+          ...await tools.call(name, args, options),
+        }));
+      },
+      ...(manager ? managerHandlers(manager, relayed) : {}),
     },
+    ...(manager
+      ? {
+        subscriptions: {
+          subscribe: (uri: string) => forward(() => manager.subscribeResource(uri)),
+          unsubscribe: (uri: string) => manager.unsubscribeResource(uri),
+        },
+      }
+      : {}),
   });
   const unsubscribe = [
     tools.onChange(() => server.listChanged("tools")),
@@ -187,6 +245,7 @@ export function createProxyServer(
     server,
     close: () => {
       for (const off of unsubscribe) off();
+      rounds.close();
       server.closeAll();
     },
     [Symbol.dispose]: () => proxy.close(),
@@ -194,34 +253,55 @@ export function createProxyServer(
   return proxy;
 }
 
-/** Resources and prompts of the manager's servers. */
+/** Resources, prompts and completions of the manager's servers. */
 function managerHandlers(
   manager: ServerManager,
-  timeoutMs: number,
+  relayed: Relayed,
 ): Record<string, ServerRequestHandler> {
   return {
     "resources/list": () => ({ resources: manager.allResources().map((r) => r.resource) }),
     "resources/templates/list": () => ({
       resourceTemplates: manager.allResourceTemplates().map((t) => t.template),
     }),
-    "resources/read": (params, context) =>
-      forward(async () => ({
-        ...await manager.readResource(String(params.uri ?? ""), callOptions(context, timeoutMs)),
-      })),
+    "resources/read": (params, context) => {
+      const uri = String(params.uri ?? "");
+      const owner = manager.allResources().find((entry) => entry.resource.uri === uri)?.server;
+      return relayed(owner, params, context, async (options) => ({
+        ...await manager.readResource(uri, options),
+      }));
+    },
     "prompts/list": () => ({
       prompts: manager.allPrompts().map(({ qualifiedName, prompt }) => ({
         ...prompt,
         name: qualifiedName,
       })),
     }),
-    "prompts/get": (params, context) =>
-      forward(async () => ({
-        ...await manager.getPrompt(
-          String(params.name ?? ""),
-          (params.arguments ?? {}) as Record<string, string>,
-          callOptions(context, timeoutMs),
-        ),
-      })),
+    "prompts/get": (params, context) => {
+      const name = String(params.name ?? "");
+      const args = (params.arguments ?? {}) as Record<string, string>;
+      const owner = manager.allPrompts().find((entry) => entry.qualifiedName === name)?.server;
+      return relayed(owner, params, context, async (options) => ({
+        ...await manager.getPrompt(name, args, options),
+      }));
+    },
+    "completion/complete": (params, context) =>
+      relayed(undefined, params, context, async (options) => {
+        const context = (params.context as { arguments?: Record<string, string> } | undefined)
+          ?.arguments;
+        try {
+          return {
+            ...await manager.complete(
+              params.ref as CompletionReference,
+              params.argument as { name: string; value: string },
+              { ...options, ...(context ? { context } : {}) },
+            ),
+          };
+        } catch (error) {
+          // A server without completions has none to offer: an empty list, as for no match.
+          if (error instanceof CapabilityError) return { completion: { values: [] } };
+          throw error;
+        }
+      }),
   };
 }
 
@@ -230,6 +310,7 @@ function managerEvents(manager: ServerManager, server: McpServer): (() => void)[
   return [
     manager.on("resourcesChanged", () => server.listChanged("resources")),
     manager.on("promptsChanged", () => server.listChanged("prompts")),
+    manager.on("resourceUpdated", ({ uri }) => server.resourceUpdated(uri)),
     manager.on("log", ({ server: name, message }) =>
       server.log({
         level: message.level,

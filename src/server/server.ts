@@ -13,6 +13,9 @@ import type { Progress } from "../session.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { Implementation, LoggingLevel, ServerCapabilities } from "../types.ts";
 import { ServerConnection } from "./_connection.ts";
+import { SubscriptionCounter, type SubscriptionHooks } from "./_subscriptions.ts";
+
+export type { SubscriptionHooks } from "./_subscriptions.ts";
 
 /**
  * What a request handler knows about its request, and how it talks back while it runs.
@@ -33,6 +36,18 @@ export interface ServerRequestContext {
   meta: JsonObject;
   /** The era the request came in. */
   era: "modern" | "legacy";
+  /**
+   * What the client can answer: its `initialize` capabilities (legacy era), or those in the
+   * request's `_meta` (modern era).
+   */
+  clientCapabilities: JsonObject;
+  /**
+   * Sends the client a request of the server's own (`sampling/createMessage`,
+   * `elicitation/create`, `roots/list`) on this request's channel and resolves with its answer;
+   * rejects with {@link McpError} when the client answers with an error. Legacy era only: in the
+   * modern era a handler answers with an `input_required` result instead.
+   */
+  request(method: string, params: JsonObject): Promise<JsonObject>;
   /** Sends progress, when the client asked for it with a progress token. */
   progress(progress: Progress): void;
   /** Sends a log message tied to this request, if the client's log level lets it through. */
@@ -78,6 +93,14 @@ export interface ServerDefinition {
    * `subscriptions/listen` are answered by the server itself.
    */
   handlers: Record<string, ServerRequestHandler>;
+  /**
+   * Resource subscriptions (advertise `resources.subscribe` with them): the server then answers
+   * `resources/subscribe` and `resources/unsubscribe` (legacy era) and the `resourceSubscriptions`
+   * of `subscriptions/listen` (modern era) itself, and calls these hooks when a resource gains
+   * its first subscriber among all connections or loses its last. Send the updates with
+   * {@link McpServer.resourceUpdated}.
+   */
+  subscriptions?: SubscriptionHooks;
 }
 
 /**
@@ -123,6 +146,7 @@ export interface McpServerConnection {
 export class McpServer {
   readonly #definition: ServerDefinition;
   readonly #connections = new Set<ServerConnection>();
+  readonly #subscriptions: SubscriptionCounter;
 
   /**
    * Creates the server; nothing is served until {@link serve} or {@link open}.
@@ -139,6 +163,7 @@ export class McpServer {
    */
   constructor(definition: ServerDefinition) {
     this.#definition = definition;
+    this.#subscriptions = new SubscriptionCounter(definition.subscriptions);
   }
 
   /** How many connections are open. */
@@ -151,6 +176,7 @@ export class McpServer {
     const connection: ServerConnection = new ServerConnection(
       this.#definition,
       channel,
+      this.#subscriptions,
       () => this.#connections.delete(connection),
     );
     this.#connections.add(connection);
@@ -187,6 +213,11 @@ export class McpServer {
   /** Tells every connected client that a list changed. */
   listChanged(kind: "tools" | "resources" | "prompts"): void {
     for (const connection of this.#connections) connection.listChanged(kind);
+  }
+
+  /** Tells every client subscribed to a resource that it changed. */
+  resourceUpdated(uri: string): void {
+    for (const connection of this.#connections) connection.resourceUpdated(uri);
   }
 
   /** Sends a log message that belongs to no request to every client that wants it. */
