@@ -59,8 +59,8 @@ Commands:
                                 from --schema-dir <dir>, else downloaded once and cached)
   demo                          a tour of the fake server in testdata/ (source checkouts)
   servers --config <file>       connect every server of a config file and report their health
-  proxy --config <file>         serve every server of a config file as one MCP server
-                                (stdio, or --http; see mcp-inspect proxy --help)
+  proxy --config <file>         serve every server of a config file (JSON or YAML), and local
+        [--tools <module>]      tools, as one MCP server (stdio, or --http; see proxy --help)
   auth login --url <URL>        authorize with the server's OAuth server (browser; tokens kept
                                 in the config directory); auth status, auth logout
 

@@ -25,7 +25,9 @@ export const PROXY_HELP =
 Serves the tools, resources and prompts of every server in a config file (Claude Desktop, Claude
 Code, Cursor or VS Code format, or YAML with mcp.servers[]) as one MCP server, under names
 mcp__<server>__<tool>, beside local tools from TypeScript modules. Allow and deny lists in the
-config apply. Edits to the file are applied as they are saved.
+config apply. Edits to the file are applied as they are saved. Progress, cancellation, logs,
+list changes, resource subscriptions and completions are forwarded; a server's sampling and
+elicitation requests go to the client whose call caused them.
 
 Options:
   -c, --config <file>  the config file
