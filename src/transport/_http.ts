@@ -106,13 +106,8 @@ export function parseChallenges(header: string | null): AuthChallenge[] {
 export async function readLimited(
   body: ReadableStream<Uint8Array> | null,
   limit: number,
-  declaredLength?: string | null,
 ): Promise<string> {
   if (!body) return "";
-  // A declared length within the limit can be read in one go (the common, fast case); Deno
-  // enforces Content-Length, so the body cannot grow past it.
-  const length = declaredLength ? Number(declaredLength) : NaN;
-  if (Number.isInteger(length) && length <= limit) return await new Response(body).text();
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;

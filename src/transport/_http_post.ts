@@ -129,11 +129,14 @@ export async function readJson(
   response: Response,
   method: string,
 ): Promise<unknown> {
-  const text = await readLimited(
-    response.body,
-    link.limits.maxBytes,
-    response.headers.get("content-length"),
-  );
+  const limit = link.limits.maxBytes;
+  const declared = response.headers.get("content-length");
+  const length = declared ? Number(declared) : NaN;
+  // A declared length within the limit is read in one go, straight from the response (no
+  // stream wrapped in a new Response); Deno enforces Content-Length, so it cannot grow past it.
+  const text = Number.isInteger(length) && length <= limit
+    ? await response.text()
+    : await readLimited(response.body, limit);
   try {
     return JSON.parse(text);
   } catch {
