@@ -100,7 +100,10 @@ export class StreamKeeper {
         // the connection dropped: resume below
       }
       body = undefined;
-      if (signal.aborted || (requestId !== undefined && !this.#ledger.isWaiting(requestId))) {
+      if (signal.aborted) return;
+      if (requestId !== undefined && !this.#ledger.isWaiting(requestId)) {
+        // answered, or cancelled: its stream is over, so no answer can come for it any more
+        this.#ledger.forget(requestId);
         return;
       }
       if (requestId !== undefined && this.#ledger.isModern(requestId)) {
