@@ -107,17 +107,27 @@ export async function discoverResource(
   if (path) candidates.push(`${serverUrl.origin}/.well-known/oauth-protected-resource${path}`);
   candidates.push(`${serverUrl.origin}/.well-known/oauth-protected-resource`);
   for (const url of new Set(candidates)) {
-    let found;
-    try {
-      found = await getJson(http, url, "protected resource metadata URL");
-    } catch (error) {
-      // unreachable: try the next location; refused as unsafe: never silently skipped
-      if (error instanceof OAuthError && error.kind === "network") continue;
-      throw error;
-    }
+    const found = await reachableJson(http, url, "protected resource metadata URL");
     if (found) return { metadata: validResourceMetadata(found.json, serverUrl, url), url };
   }
   return undefined;
+}
+
+/**
+ * {@link getJson} for one of several candidate locations: an unreachable one counts as having no
+ * document, so the next is tried; one refused as unsafe is never silently skipped.
+ */
+async function reachableJson(
+  http: AuthHttp,
+  url: string,
+  what: string,
+): Promise<Awaited<ReturnType<typeof getJson>>> {
+  try {
+    return await getJson(http, url, what);
+  } catch (error) {
+    if (error instanceof OAuthError && error.kind === "network") return undefined;
+    throw error;
+  }
 }
 
 /** The well-known metadata URLs of an issuer, in the spec's priority order. */
@@ -155,13 +165,7 @@ export async function discoverAuthorizationServer(
     );
   }
   for (const location of metadataUrls(url)) {
-    let found;
-    try {
-      found = await getJson(http, location, "authorization server metadata URL");
-    } catch (error) {
-      if (error instanceof OAuthError && error.kind === "network") continue;
-      throw error;
-    }
+    const found = await reachableJson(http, location, "authorization server metadata URL");
     if (!found) continue;
     const mismatch = () =>
       new OAuthError(

@@ -3,6 +3,7 @@
 // bounded, and the options that route oauth4webapi through the same road.
 
 import * as oauth from "oauth4webapi";
+import { readLimited } from "../transport/_http.ts";
 import { OAuthError } from "./errors.ts";
 import { checkScheme, checkTarget, type ResolveHost } from "./_safety.ts";
 
@@ -27,38 +28,15 @@ export interface O4wOptions {
   signal?: AbortSignal;
 }
 
-async function readBounded(response: Response): Promise<string> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    while (true) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > MAX_BODY_BYTES) {
-        await reader.cancel();
-        throw new OAuthError(
-          `Authorization server response from ${
-            new URL(response.url || "http://unknown").origin
-          } ` +
-            `exceeds ${MAX_BODY_BYTES / 1024} KiB`,
-          "metadata",
-        );
-      }
-      chunks.push(value);
-    }
-  } finally {
-    reader.releaseLock();
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
+/** Reads a whole authorization server response, refusing more than {@link MAX_BODY_BYTES}. */
+function readBounded(response: Response): Promise<string> {
+  return readLimited(response.body, MAX_BODY_BYTES, () =>
+    new OAuthError(
+      `Authorization server response from ${
+        new URL(response.url || "http://unknown").origin
+      } exceeds ${MAX_BODY_BYTES / 1024} KiB`,
+      "metadata",
+    ));
 }
 
 /**

@@ -8,10 +8,10 @@ import type { Discovery } from "./_discovery.ts";
 import { authorizationCodeFlow, checkPkce } from "./_code_flow.ts";
 import { checkScheme } from "./_safety.ts";
 import {
-  chooseSecretMethod,
   clientAuthentication,
   type ConfiguredClient,
   obtainClient,
+  preRegistered,
 } from "./_registration.ts";
 import { dpopHandle, dpopKeyPair, supportsDpop } from "./_dpop.ts";
 import {
@@ -60,24 +60,7 @@ function requireClient(input: ObtainInput, what: string): StoredClient {
   if (!configured) {
     throw new OAuthError(`The ${what} grant needs a configured client ID`, "configuration");
   }
-  if (configured.issuer !== undefined && configured.issuer !== input.discovery.as.issuer) {
-    throw new OAuthError(
-      `The configured client belongs to ${configured.issuer}, not ${input.discovery.as.issuer}`,
-      "configuration",
-      { issuer: input.discovery.as.issuer },
-    );
-  }
-  return {
-    clientId: configured.clientId,
-    ...(configured.clientSecret ? { clientSecret: configured.clientSecret } : {}),
-    tokenEndpointAuthMethod: configured.tokenEndpointAuthMethod ??
-      (configured.privateKey
-        ? "private_key_jwt"
-        : configured.clientSecret
-        ? chooseSecretMethod(input.discovery.as)
-        : "none"),
-    source: "pre-registered",
-  };
+  return preRegistered(configured, input.discovery.as);
 }
 
 /** Runs the configured grant against the discovered authorization server. */

@@ -124,6 +124,35 @@ export function chooseSecretMethod(as: oauth.AuthorizationServer): string {
 }
 
 /**
+ * Pre-registered credentials as a stored client, refused when they are bound to another
+ * authorization server than `as`: they are never sent to a second one.
+ */
+export function preRegistered(
+  configured: ConfiguredClient,
+  as: oauth.AuthorizationServer,
+): StoredClient {
+  if (configured.issuer !== undefined && configured.issuer !== as.issuer) {
+    throw new OAuthError(
+      `The configured client credentials belong to ${configured.issuer}, but the server now ` +
+        `uses ${as.issuer}; they are not sent to another authorization server`,
+      "configuration",
+      { issuer: as.issuer },
+    );
+  }
+  return {
+    clientId: configured.clientId,
+    ...(configured.clientSecret ? { clientSecret: configured.clientSecret } : {}),
+    tokenEndpointAuthMethod: configured.tokenEndpointAuthMethod ??
+      (configured.privateKey
+        ? "private_key_jwt"
+        : configured.clientSecret
+        ? chooseSecretMethod(as)
+        : "none"),
+    source: "pre-registered",
+  };
+}
+
+/**
  * The client to use with `as`, in the spec's priority order. `existing` is what the store holds
  * for this very issuer (credentials are never looked up under another one).
  */
@@ -137,27 +166,7 @@ export async function obtainClient(http: AuthHttp, input: {
   scope: string | undefined;
 }): Promise<StoredClient> {
   const { as, configured } = input;
-  if (configured) {
-    if (configured.issuer !== undefined && configured.issuer !== as.issuer) {
-      throw new OAuthError(
-        `The configured client credentials belong to ${configured.issuer}, but the server now ` +
-          `uses ${as.issuer}; they are not sent to another authorization server`,
-        "configuration",
-        { issuer: as.issuer },
-      );
-    }
-    return {
-      clientId: configured.clientId,
-      ...(configured.clientSecret ? { clientSecret: configured.clientSecret } : {}),
-      tokenEndpointAuthMethod: configured.tokenEndpointAuthMethod ??
-        (configured.privateKey
-          ? "private_key_jwt"
-          : configured.clientSecret
-          ? chooseSecretMethod(as)
-          : "none"),
-      source: "pre-registered",
-    };
-  }
+  if (configured) return preRegistered(configured, as);
   if (input.existing && allowsRedirect(input.existing, input.redirectUri)) return input.existing;
   if (input.clientMetadataUrl && as.client_id_metadata_document_supported === true) {
     return {

@@ -102,10 +102,17 @@ export function parseChallenges(header: string | null): AuthChallenge[] {
   return challenges;
 }
 
-/** Reads at most `limit` bytes of a body as text; more is an error and the rest is not read. */
+/**
+ * Reads at most `limit` bytes of a body as text; more is an error (by default a
+ * {@link ProtocolError} naming `maxMessageBytes`) and the rest is not read.
+ */
 export async function readLimited(
   body: ReadableStream<Uint8Array> | null,
   limit: number,
+  tooLarge: () => Error = () =>
+    new ProtocolError(
+      `HTTP response body exceeds the ${formatBytes(limit)} limit (maxMessageBytes)`,
+    ),
 ): Promise<string> {
   if (!body) return "";
   const reader = body.getReader();
@@ -118,9 +125,7 @@ export async function readLimited(
       total += value.byteLength;
       if (total > limit) {
         await reader.cancel();
-        throw new ProtocolError(
-          `HTTP response body exceeds the ${formatBytes(limit)} limit (maxMessageBytes)`,
-        );
+        throw tooLarge();
       }
       chunks.push(value);
     }
