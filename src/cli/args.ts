@@ -4,6 +4,21 @@
 import { parseArgs } from "node:util";
 import { distance as editDistance } from "fastest-levenshtein";
 
+/** What a command that parses its own options writes to. */
+export interface Lines {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/**
+ * Reports a usage error of a command with its own help (`proxy`, `servers`, `auth`): one line,
+ * and where to find the usage. Returns exit code 2.
+ */
+export function commandUsage(out: Lines, command: string, message: string): number {
+  out.stderr(`error: ${message}\nRun mcp-inspect ${command} --help for usage.`);
+  return 2;
+}
+
 /** A usage error: exit code 2, one helpful line, and a pointer to --help. */
 export class UsageError extends Error {
   constructor(message: string) {

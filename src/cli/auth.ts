@@ -2,6 +2,7 @@
 // config directory (mode 0600); and the stored authorization every other --url command uses.
 
 import { parseArgs } from "node:util";
+import { commandUsage, type Lines as Output } from "./args.ts";
 import {
   AuthorizationError,
   type AuthorizationStatus,
@@ -35,11 +36,6 @@ Options:
   -v, --verbose              show each step (never a token or secret)
 
 Exit codes: 0 success; 2 usage error; 3 the server cannot be reached; 5 authorization failed.`;
-
-interface Output {
-  stdout(text: string): void;
-  stderr(text: string): void;
-}
 
 /** The authorization other commands use with --url: stored tokens only, never a login. */
 export function storedAuthorization(
@@ -238,6 +234,5 @@ function describe(s: AuthorizationStatus): string {
 }
 
 function usage(out: Output, message: string): number {
-  out.stderr(`error: ${message}\nRun mcp-inspect auth --help for usage.`);
-  return 2;
+  return commandUsage(out, "auth", message);
 }

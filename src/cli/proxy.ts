@@ -5,6 +5,7 @@
 // statistics to stderr.
 
 import { parseArgs } from "node:util";
+import { commandUsage, type Lines as Output } from "./args.ts";
 import {
   ConfigError,
   createProxyServer,
@@ -46,11 +47,6 @@ Options:
 
 Logs go to stderr; with --http the endpoint URL is printed on stdout.
 Exit codes: 0 stopped cleanly; 2 usage or config file error.`;
-
-interface Output {
-  stdout(text: string): void;
-  stderr(text: string): void;
-}
 
 /** Runs `proxy` until stdin ends (stdio) or SIGINT/SIGTERM; returns the exit code. */
 export async function proxyCommand(argv: readonly string[], out: Output): Promise<number> {
@@ -174,6 +170,5 @@ export async function proxyCommand(argv: readonly string[], out: Output): Promis
 }
 
 function usage(out: Output, message: string): number {
-  out.stderr(`error: ${message}\nRun mcp-inspect proxy --help for usage.`);
-  return 2;
+  return commandUsage(out, "proxy", message);
 }

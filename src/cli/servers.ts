@@ -2,6 +2,7 @@
 // reports each one's state, era, tools and errors: a health check of a whole config.
 
 import { parseArgs } from "node:util";
+import { commandUsage, type Lines as Output } from "./args.ts";
 import {
   ConfigError,
   existingConfigFiles,
@@ -30,11 +31,6 @@ Options:
   -t, --timeout <ms>   how long each server may take to connect (default 30000)
 
 Exit codes: 0 every enabled server is ready; 2 usage or config file error; 3 a server failed.`;
-
-interface Output {
-  stdout(text: string): void;
-  stderr(text: string): void;
-}
 
 /** Runs `servers`; returns the exit code. */
 export async function serversCommand(argv: readonly string[], out: Output): Promise<number> {
@@ -167,6 +163,5 @@ function row(status: ServerStatus): string[] {
 }
 
 function usage(out: Output, message: string): number {
-  out.stderr(`error: ${message}\nRun mcp-inspect servers --help for usage.`);
-  return 2;
+  return commandUsage(out, "servers", message);
 }
