@@ -107,9 +107,12 @@ async function forward<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Runs a forwarded call, letting the server it reaches ask the calling client for input. */
+/**
+ * Runs a forwarded call, letting the server it reaches (looked up only when relaying) ask the
+ * calling client for input.
+ */
 type Relayed = (
-  server: string | undefined,
+  server: () => string | undefined,
   params: JsonObject,
   context: ServerRequestContext,
   work: (options: ManagerCallOptions) => Promise<JsonObject>,
@@ -122,15 +125,16 @@ function relaying(
 ): Relayed {
   return async (server, params, context, work) => {
     const options = callOptions(context, timeoutMs);
-    if (!relay || server === undefined) return await forward(() => work(options));
+    const owner = relay ? server() : undefined;
+    if (!relay || owner === undefined) return await forward(() => work(options));
     const capabilities = context.clientCapabilities;
     if (context.era === "legacy") {
       const ask = (method: string, request: JsonObject) => context.request(method, request);
-      const untrack = trackCall(relay, server, { capabilities, ask });
+      const untrack = trackCall(relay, owner, { capabilities, ask });
       return await forward(() => work(options)).finally(untrack);
     }
     return await rounds.round(params, context, (handle) => {
-      const untrack = trackCall(relay, server, { capabilities, ask: handle.ask });
+      const untrack = trackCall(relay, owner, { capabilities, ask: handle.ask });
       const relayed = { ...options, signal: handle.signal, onProgress: handle.progress };
       return forward(() => work(relayed)).finally(untrack);
     });
@@ -222,7 +226,7 @@ export function createProxyServer(
       "tools/call": (params, context) => {
         const name = String(params.name ?? "");
         const args = (params.arguments ?? {}) as Record<string, unknown>;
-        return relayed(manager?.findTool(name)?.server, params, context, async (options) => ({
+        return relayed(() => manager?.findTool(name)?.server, params, context, async (options) => ({
           ...await tools.call(name, args, options),
         }));
       },
@@ -265,7 +269,8 @@ function managerHandlers(
     }),
     "resources/read": (params, context) => {
       const uri = String(params.uri ?? "");
-      const owner = manager.allResources().find((entry) => entry.resource.uri === uri)?.server;
+      const owner = () =>
+        manager.allResources().find((entry) => entry.resource.uri === uri)?.server;
       return relayed(owner, params, context, async (options) => ({
         ...await manager.readResource(uri, options),
       }));
@@ -279,13 +284,14 @@ function managerHandlers(
     "prompts/get": (params, context) => {
       const name = String(params.name ?? "");
       const args = (params.arguments ?? {}) as Record<string, string>;
-      const owner = manager.allPrompts().find((entry) => entry.qualifiedName === name)?.server;
+      const owner = () =>
+        manager.allPrompts().find((entry) => entry.qualifiedName === name)?.server;
       return relayed(owner, params, context, async (options) => ({
         ...await manager.getPrompt(name, args, options),
       }));
     },
     "completion/complete": (params, context) =>
-      relayed(undefined, params, context, async (options) => {
+      relayed(() => undefined, params, context, async (options) => {
         const context = (params.context as { arguments?: Record<string, string> } | undefined)
           ?.arguments;
         try {
