@@ -6,6 +6,7 @@ import { type Diagnostic, type HttpError, ProtocolError } from "../errors.ts";
 import type { JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
 import { checkedHeaders, networkError, secretsOf, statusError } from "./_http.ts";
 import { type HeaderParam, headerParams, paramHeaders, standardHeaders } from "./_mcp_headers.ts";
+import type { RequestGate } from "./_http_gate.ts";
 import { fetchWithinOrigin } from "./_redirect.ts";
 
 /** The options of the transport with their defaults filled in, resolved once. */
@@ -23,6 +24,8 @@ export interface HttpLimits {
 export interface HttpLink {
   readonly channel: HttpChannel;
   readonly limits: HttpLimits;
+  /** Bounds the requests waiting for their response headers. */
+  readonly gate: RequestGate;
   /** Aborted when the transport closes. */
   readonly signal: AbortSignal;
   /** Hands a message from the server to the session. */

@@ -37,21 +37,43 @@ export class ErrorBody extends Error {
   }
 }
 
-/** POSTs a message; handles session expiry and retries; returns a successful response. */
+/**
+ * POSTs a message; handles session expiry and retries; returns a successful response, or
+ * `undefined` when a request waited for a slot of the gate and was no longer `wanted` then.
+ */
 export async function post(
   link: HttpLink,
   session: SessionKeeper,
   message: JsonRpcMessage,
-): Promise<Response> {
+  wanted?: () => boolean,
+): Promise<Response | undefined> {
   const { channel, limits } = link;
   const method = "method" in message ? message.method : undefined;
+  // Only requests take a slot: an answer or a notification may be what the server waits for.
+  const gated = method !== undefined && "id" in message;
   const body = JSON.stringify(message);
   let renewed = false;
   for (let attempt = 0;; attempt++) {
     // Sent during a renewal, a request would carry no session id: wait for the new one.
     if (session.renewing) await session.renewing;
+    if (gated) {
+      const queued = link.gate.enter();
+      if (queued) {
+        await queued;
+        if (wanted && !wanted()) {
+          link.gate.leave();
+          return undefined;
+        }
+      }
+    }
     const sessionId = channel.sessionId;
-    const response = await channel.request("POST", message, body);
+    let response: Response;
+    try {
+      response = await channel.request("POST", message, body);
+    } finally {
+      // The slot is held until the headers arrive: a stream that follows does not keep it.
+      if (gated) link.gate.leave();
+    }
     if (response.status === 404 && sessionId !== undefined && method !== "initialize") {
       await response.body?.cancel();
       if (!limits.reinitializeOnExpiry) {

@@ -14,28 +14,40 @@ export interface StreamState {
   retryMs: number | undefined;
 }
 
+/** Answers of declared length up to this size are read whole: one read, no stream machinery. */
+const WHOLE_BYTES = 64 * 1024;
+
 /**
- * Reads `body` to its end, delivering each message event. Throws a {@link ProtocolError} when an
- * event exceeds the limit, and whatever the body throws when the connection drops.
+ * Reads the SSE body of `response` to its end, delivering each message event. Throws a
+ * {@link ProtocolError} when an event exceeds the limit, and whatever the body throws when the
+ * connection drops.
  */
 export async function readSse(
   link: HttpLink,
-  body: ReadableStream<Uint8Array>,
+  response: Response,
   state: StreamState,
-  declaredLength: string | null | undefined,
   signal: AbortSignal,
 ): Promise<void> {
+  const body = response.body!;
   const maxBytes = link.limits.maxBytes;
   const callbacks = {
     onId: (id: string) => state.lastEventId = id,
     onRetry: (ms: number) => state.retryMs = ms,
   };
-  // A stream of known, bounded length (a whole answer in one response) skips the two stream
-  // stages, which cost more than the answer itself. It is still fed chunk by chunk, so that a
-  // connection lost halfway keeps the events and the event id received before the loss.
-  const length = declaredLength ? Number(declaredLength) : NaN;
+  const declared = response.headers.get("content-length");
+  const length = declared ? Number(declared) : NaN;
   if (Number.isInteger(length) && length <= maxBytes) {
+    // A whole answer in one response skips the two stream stages, which cost more than the
+    // answer itself; Deno enforces Content-Length, so the body cannot grow past it.
     const parser = createParser({ ...callbacks, onEvent: (event) => onEvent(link, event) });
+    if (length <= WHOLE_BYTES) {
+      // A small one is read in one go. Cut short, it counts as a stream that ended before its
+      // answer with no event id: a modern request is sent again, an older one fails.
+      parser.feed(await response.text());
+      return;
+    }
+    // A large one is fed chunk by chunk, so that a connection lost halfway keeps the events and
+    // the event id received before the loss.
     const decoder = new TextDecoder();
     const reader = body.getReader();
     const stop = () => void reader.cancel().catch(() => {});
@@ -49,7 +61,6 @@ export async function readSse(
       parser.feed(decoder.decode());
     } finally {
       signal.removeEventListener("abort", stop);
-      reader.releaseLock();
     }
     return;
   }

@@ -42,8 +42,7 @@ export class StreamKeeper {
    */
   async read(
     requestId: RequestId | undefined,
-    first: ReadableStream<Uint8Array> | undefined,
-    firstLength?: string | null,
+    first: Response | undefined,
     own?: AbortSignal,
   ): Promise<void> {
     const link = this.#link;
@@ -52,9 +51,9 @@ export class StreamKeeper {
     const state: StreamState = { lastEventId: undefined, retryMs: undefined };
     let failures = 0;
     let listening = false;
-    let body = first;
+    let response = first;
     while (!signal.aborted) {
-      if (!body) {
+      if (!response) {
         if (this.#session.renewing) await this.#session.renewing.catch(() => {});
         // spec: event ids are unique within a session, so no other session can resume this one.
         if (link.channel.sessionId !== session) {
@@ -66,7 +65,7 @@ export class StreamKeeper {
             ),
           );
         }
-        let opened: ReadableStream<Uint8Array> | "unsupported" | "expired";
+        let opened: Response | "unsupported" | "expired";
         try {
           opened = await this.#openGet(state.lastEventId, signal);
         } catch (error) {
@@ -88,18 +87,17 @@ export class StreamKeeper {
         if (opened === "expired") {
           return await this.#expiredWhileListening(requestId, session!, listening);
         }
-        body = opened;
+        response = opened;
         failures = 0;
         listening = true;
       }
       try {
-        // Only the first body's length is known; resumed GET streams are open-ended.
-        await readSse(link, body, state, body === first ? firstLength : undefined, signal);
+        await readSse(link, response, state, signal);
       } catch (error) {
         if (error instanceof ProtocolError) return this.#hooks.lost(requestId, error);
         // the connection dropped: resume below
       }
-      body = undefined;
+      response = undefined;
       if (signal.aborted) return;
       if (requestId !== undefined && !this.#ledger.isWaiting(requestId)) {
         // answered, or cancelled: its stream is over, so no answer can come for it any more
@@ -168,7 +166,7 @@ export class StreamKeeper {
   async #openGet(
     lastEventId: string | undefined,
     signal: AbortSignal,
-  ): Promise<ReadableStream<Uint8Array> | "unsupported" | "expired"> {
+  ): Promise<Response | "unsupported" | "expired"> {
     const channel = this.#link.channel;
     const session = channel.sessionId;
     const response = await channel.request("GET", undefined, undefined, lastEventId, signal);
@@ -188,7 +186,7 @@ export class StreamKeeper {
         `Server answered GET with content type ${JSON.stringify(type)}; expected text/event-stream`,
       );
     }
-    return response.body;
+    return response;
   }
 
   /** The server's `retry:` delay if it gave one, else a capped backoff; never past the maximum. */

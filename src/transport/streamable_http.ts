@@ -15,12 +15,15 @@ import {
 import { type JsonRpcMessage, type JsonRpcRequest, type RequestId, toMessage } from "../jsonrpc.ts";
 import { checkedHeaders, endpointUrl } from "./_http.ts";
 import { declaredVersion, HttpChannel, type HttpLink } from "./_http_channel.ts";
+import { concurrencyLimit, RequestGate } from "./_http_gate.ts";
 import { RequestLedger } from "./_http_ledger.ts";
 import { ErrorBody, post, readJson } from "./_http_post.ts";
 import { SessionKeeper } from "./_http_session.ts";
 import { StreamKeeper } from "./_http_stream.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./stdio.ts";
 import type { Transport } from "./transport.ts";
+
+const DEFAULT_MAX_CONCURRENT_REQUESTS = 32;
 
 /**
  * Options of {@link StreamableHttpTransport}.
@@ -61,6 +64,13 @@ export interface StreamableHttpTransportOptions {
   maxDelayMs?: number;
   /** Retries of idempotent requests answered 429 or 503 (default 3). */
   maxRetries?: number;
+  /**
+   * Requests that may wait for their response headers at once (default 32; `Infinity` for no
+   * limit). Later ones queue in order, so that a burst of calls does not open a connection per
+   * call. A request holds its slot only until the headers arrive, not while an SSE answer
+   * streams; answers and notifications never queue.
+   */
+  maxConcurrentRequests?: number;
   /** Receives non-fatal oddities. */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
 }
@@ -136,6 +146,10 @@ export class StreamableHttpTransport implements Transport {
         reinitializeOnExpiry: options.reinitializeOnExpiry ?? true,
         openServerStream: options.openServerStream ?? true,
       },
+      gate: new RequestGate(
+        concurrencyLimit(options.maxConcurrentRequests, DEFAULT_MAX_CONCURRENT_REQUESTS),
+        this.#abort.signal,
+      ),
       signal: this.#abort.signal,
       deliver: (message) => this.#deliver(message),
       diagnose: (diagnostic) => this.#diagnose(diagnostic),
@@ -186,7 +200,9 @@ export class StreamableHttpTransport implements Transport {
       if (request.method === "initialize") this.#session.rememberInitialize(request);
     }
     try {
-      const response = await post(this.#link, this.#session, message);
+      const wanted = request && (() => this.#ledger.isWaiting(request.id));
+      const response = await post(this.#link, this.#session, message, wanted);
+      if (!response) return void this.#ledger.forget(request!.id); // cancelled while queued
       await this.#accept(response, request);
       if ("method" in message && message.method === "notifications/initialized") {
         this.#session.markInitialized();
@@ -219,8 +235,7 @@ export class StreamableHttpTransport implements Transport {
     }
     const type = (response.headers.get("content-type") ?? "").toLowerCase();
     if (type.includes("text/event-stream") && response.body) {
-      const length = response.headers.get("content-length");
-      this.#track(this.#streams.read(request.id, response.body, length));
+      this.#track(this.#streams.read(request.id, response));
     } else if (type.includes("application/json")) {
       const value = await readJson(this.#link, response, request.method);
       if (!Array.isArray(value)) return this.#deliver(toMessage(value));
@@ -252,7 +267,7 @@ export class StreamableHttpTransport implements Transport {
     this.#listening?.abort();
     const controller = new AbortController();
     this.#listening = controller;
-    this.#track(this.#streams.read(undefined, undefined, undefined, controller.signal));
+    this.#track(this.#streams.read(undefined, undefined, controller.signal));
   }
 
   /**

@@ -350,14 +350,16 @@ Deno.test("a response stream cut without event ids fails its request; the connec
   assert.equal(textOf(await fx.client.callTool("echo", { text: "still" })), "still");
 });
 
-Deno.test("an SSE answer of known length that drops keeps what arrived and resumes", async () => {
-  await using server = serve();
+/**
+ * A fetch that answers a call of "slow" with an SSE body declaring `length` bytes that ends early, after
+ * an event with id k1 and a progress event with id k2, and answers a resumption from k2.
+ */
+function cuttingFetch(length: number): typeof fetch {
   const encoder = new TextEncoder();
   let pending: unknown;
-  // A Content-Length that the connection never reaches, as when a proxy cuts the answer.
-  const cutting: typeof fetch = (input, init) => {
+  return (input, init) => {
     const message = typeof init?.body === "string" ? JSON.parse(init.body) : undefined;
-    if (message?.method === "tools/call") {
+    if (message?.method === "tools/call" && message.params.name === "slow") {
       pending = message.id;
       const progress = JSON.stringify({
         jsonrpc: "2.0",
@@ -377,7 +379,7 @@ Deno.test("an SSE answer of known length that drops keeps what arrived and resum
       });
       return Promise.resolve(
         new Response(body, {
-          headers: { "content-type": "text/event-stream", "content-length": "4096" },
+          headers: { "content-type": "text/event-stream", "content-length": String(length) },
         }),
       );
     }
@@ -395,13 +397,30 @@ Deno.test("an SSE answer of known length that drops keeps what arrived and resum
     }
     return fetch(input, init);
   };
-  await using fx = await connect(server.url, { fetch: cutting });
+}
+
+Deno.test("a large SSE answer of known length that drops keeps what arrived and resumes", async () => {
+  await using server = serve();
+  // A Content-Length that the connection never reaches, as when a proxy cuts the answer.
+  await using fx = await connect(server.url, { fetch: cuttingFetch(1024 * 1024) });
   const progress: number[] = [];
   const result = await fx.client.callTool("slow", {}, {
     onProgress: (p) => progress.push(p.progress),
   });
   assert.equal(textOf(result), "kept");
   assert.deepStrictEqual(progress, [1]);
+});
+
+Deno.test("a small SSE answer of known length that drops fails its request as one without ids", async () => {
+  await using server = serve();
+  // Read in one go, a small answer cut short leaves nothing to resume from.
+  await using fx = await connect(server.url, { fetch: cuttingFetch(4096) });
+  const error = await rejectsWith(
+    fx.client.callTool("slow", {}, { onProgress: () => {} }),
+    ConnectionClosedError,
+  );
+  assert.match(error.message, /no event id to resume from/);
+  assert.equal(textOf(await fx.client.callTool("echo", { text: "still" })), "still");
 });
 
 Deno.test("the GET stream carries server notifications and requests after the handshake", async () => {

@@ -1,0 +1,55 @@
+// Bounds how many requests of one Streamable HTTP transport wait for their response headers at
+// once. Unbounded, a burst of calls opens a connection per call: costly for both ends, and
+// refused by many servers and proxies. Answers and notifications never wait here, so an answer
+// the server needs before it can reply always gets through.
+
+import { TransportError } from "../errors.ts";
+
+/** One request waiting for a slot. */
+interface Waiter {
+  resolve(): void;
+  reject(reason: unknown): void;
+}
+
+/** A first-come, first-served limit on requests in flight. */
+export class RequestGate {
+  readonly #limit: number;
+  readonly #queue: Waiter[] = [];
+  #active = 0;
+
+  /** `signal` ends the wait of every queued request, with its reason. */
+  constructor(limit: number, signal: AbortSignal) {
+    this.#limit = limit;
+    signal.addEventListener("abort", () => {
+      for (const waiter of this.#queue.splice(0)) waiter.reject(signal.reason);
+    }, { once: true });
+  }
+
+  /**
+   * Takes a slot: `undefined` when one was free (no promise on the fast path), else a promise
+   * that resolves when one frees up.
+   */
+  enter(): Promise<void> | undefined {
+    if (this.#active < this.#limit) {
+      this.#active++;
+      return undefined;
+    }
+    return new Promise((resolve, reject) => this.#queue.push({ resolve, reject }));
+  }
+
+  /** Gives a slot back; the first request in line takes it over. */
+  leave(): void {
+    const next = this.#queue.shift();
+    if (next) next.resolve();
+    else this.#active--;
+  }
+}
+
+/** The option as given, checked: a whole number ≥ 1, or Infinity for no limit. */
+export function concurrencyLimit(value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (value === Infinity || (Number.isInteger(value) && value >= 1)) return value;
+  throw new TransportError(
+    `maxConcurrentRequests must be a whole number of at least 1, or Infinity; got ${value}`,
+  );
+}

@@ -1,0 +1,207 @@
+// Streamable HTTP's limit on requests in flight (maxConcurrentRequests), against a small server
+// that holds calls until the test lets them go and counts how many it holds at once.
+
+import assert from "node:assert/strict";
+import {
+  CancelledError,
+  ConnectionClosedError,
+  StreamableHttpTransport,
+  TransportError,
+} from "../../mod.ts";
+import { connectChecked, rejectsWith } from "../_helpers.ts";
+
+type Json = Record<string, unknown>;
+
+/** Resolves when `check` holds; fails after 5 s instead of hanging. */
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let waited = 0; !check(); waited += 5) {
+    if (waited > 5_000) assert.fail(`Still waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/**
+ * A 2025-11-25 server with a session and a GET stream. Tool "hold" answers only once `hold`
+ * calls are held at once, or when `release()` is called; tool "ask" pings the client on the GET
+ * stream and answers once the client has answered the ping.
+ */
+function holdingServer(hold = Infinity) {
+  const encoder = new TextEncoder();
+  const calls: string[] = [];
+  const held = new Set<() => void>();
+  let peak = 0;
+  const pongs = new Map<unknown, () => void>();
+  let stream: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const streamOpen = Promise.withResolvers<void>();
+  const releaseAll = () => {
+    for (const resolve of [...held]) resolve();
+  };
+  const answer = (id: unknown, result: Json, headers: Record<string, string> = {}) =>
+    Response.json({ jsonrpc: "2.0", id, result }, { headers });
+  const text = (value: string) => ({ content: [{ type: "text", text: value }] });
+
+  const handler = async (req: Request): Promise<Response> => {
+    if (req.method === "GET") {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          stream = controller;
+          streamOpen.resolve();
+        },
+      });
+      return new Response(body, { headers: { "content-type": "text/event-stream" } });
+    }
+    if (req.method === "DELETE") return new Response(null, { status: 200 });
+    const message = await req.json() as Json;
+    if (message.method === undefined) {
+      pongs.get(message.id)?.();
+      return new Response(null, { status: 202 });
+    }
+    if (message.id === undefined) return new Response(null, { status: 202 });
+    const params = (message.params ?? {}) as Json;
+    switch (message.method) {
+      case "initialize":
+        return answer(message.id, {
+          protocolVersion: "2025-11-25",
+          capabilities: { tools: {} },
+          serverInfo: { name: "holding", version: "1.0.0" },
+        }, { "mcp-session-id": "session-1" });
+      case "tools/list":
+        return answer(message.id, {
+          tools: ["hold", "other", "ask", "echo"].map((name) => ({
+            name,
+            inputSchema: { type: "object" },
+          })),
+        });
+      case "tools/call":
+        break;
+      default:
+        return answer(message.id, {});
+    }
+    const name = String(params.name);
+    calls.push(name);
+    if (name === "ask") {
+      await streamOpen.promise;
+      const answered = Promise.withResolvers<void>();
+      pongs.set("srv-ping", answered.resolve);
+      const ping = JSON.stringify({ jsonrpc: "2.0", id: "srv-ping", method: "ping" });
+      stream!.enqueue(encoder.encode(`event: message\ndata: ${ping}\n\n`));
+      await answered.promise;
+      return answer(message.id, text("answered"));
+    }
+    if (name === "echo") return answer(message.id, text("echo"));
+    const released = Promise.withResolvers<void>();
+    held.add(released.resolve);
+    peak = Math.max(peak, held.size);
+    if (held.size >= hold) releaseAll();
+    await released.promise;
+    held.delete(released.resolve);
+    return answer(message.id, text(name));
+  };
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, handler);
+  return {
+    url: `http://127.0.0.1:${server.addr.port}/mcp`,
+    calls,
+    get peak() {
+      return peak;
+    },
+    get held() {
+      return held.size;
+    },
+    release: releaseAll,
+    async [Symbol.asyncDispose]() {
+      releaseAll();
+      for (const resolve of pongs.values()) resolve();
+      try {
+        stream?.close();
+      } catch {
+        // the client already closed it
+      }
+      await server.shutdown();
+    },
+  };
+}
+
+function connect(url: string, maxConcurrentRequests?: number) {
+  const transport = new StreamableHttpTransport({
+    url,
+    ...(maxConcurrentRequests === undefined ? {} : { maxConcurrentRequests }),
+  });
+  return connectChecked(transport, { protocol: "legacy", requestTimeoutMs: 10_000 });
+}
+
+Deno.test("no more requests than maxConcurrentRequests wait for their answer at once", async () => {
+  await using server = holdingServer();
+  await using fx = await connect(server.url, 2);
+  const calls = Promise.all(Array.from({ length: 6 }, () => fx.client.callTool("hold", {})));
+  calls.catch(() => {}); // awaited below; a failed wait must not leave it unhandled
+  // Two at a time: the next two arrive only once the server has let the last two go.
+  for (let arrived = 2; arrived <= 6; arrived += 2) {
+    await until(() => server.calls.length === arrived && server.held === 2, `${arrived} calls`);
+    server.release();
+  }
+  const results = await calls;
+  for (const result of results) assert.equal(result.content[0]?.text, "hold");
+  assert.equal(server.peak, 2);
+});
+
+Deno.test("by default 32 requests may be in flight at once", async () => {
+  // The server answers only once all 32 are held: fewer in flight would never finish.
+  await using server = holdingServer(32);
+  await using fx = await connect(server.url);
+  const results = await Promise.all(
+    Array.from({ length: 32 }, () => fx.client.callTool("hold", {})),
+  );
+  assert.equal(results.length, 32);
+  assert.equal(server.peak, 32);
+});
+
+Deno.test("an answer to the server never waits behind the requests that fill the limit", async () => {
+  await using server = holdingServer();
+  await using fx = await connect(server.url, 1);
+  // The call holds the only slot until the server has our answer to its ping.
+  const result = await fx.client.callTool("ask", {});
+  assert.equal(result.content[0]?.text, "answered");
+});
+
+Deno.test("a request cancelled while it waits for a slot is never sent", async () => {
+  await using server = holdingServer();
+  await using fx = await connect(server.url, 1);
+  const first = fx.client.callTool("hold", {});
+  await until(() => server.held === 1, "the first call to be held");
+  const abort = new AbortController();
+  const queued = fx.client.callTool("other", {}, { signal: abort.signal });
+  abort.abort();
+  await rejectsWith(queued, CancelledError);
+  server.release();
+  await first;
+  await fx.client.callTool("echo", {});
+  assert.deepStrictEqual(server.calls, ["hold", "echo"]);
+});
+
+Deno.test("closing fails the requests still waiting for a slot", async () => {
+  await using server = holdingServer();
+  const fx = await connect(server.url, 1);
+  const first = fx.client.callTool("hold", {});
+  await until(() => server.held === 1, "the first call to be held");
+  const queued = fx.client.callTool("other", {});
+  const failures = [first, queued].map((call) => rejectsWith(call, ConnectionClosedError));
+  await fx[Symbol.asyncDispose]();
+  await Promise.all(failures);
+  assert.deepStrictEqual(server.calls, ["hold"]);
+});
+
+Deno.test("maxConcurrentRequests must be a whole number of at least 1, or Infinity", async () => {
+  for (const bad of [0, -1, 1.5, NaN]) {
+    assert.throws(
+      () =>
+        new StreamableHttpTransport({ url: "http://127.0.0.1:1/mcp", maxConcurrentRequests: bad }),
+      (error: unknown) =>
+        error instanceof TransportError && /maxConcurrentRequests/.test(error.message),
+    );
+  }
+  const unlimited = new StreamableHttpTransport({
+    url: "http://127.0.0.1:1/mcp",
+    maxConcurrentRequests: Infinity,
+  });
+  await unlimited.close();
+});
