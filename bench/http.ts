@@ -1,6 +1,7 @@
 // `deno task bench`, HTTP leg: tools/call over Streamable HTTP against one local server (JSON
 // answers, then SSE answers), this client beside the official SDK v2 client's
-// StreamableHTTPClientTransport, in the same run. Target: ≥ 1.5× the SDK in every mode.
+// StreamableHTTPClientTransport and a bare fetch loop (no client at all: what fetch itself gets
+// from the server), in the same run. Target: ≥ 1.5× the SDK in every mode.
 
 import { Client as SdkV2Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client, StreamableHttpTransport } from "../mod.ts";
@@ -67,7 +68,30 @@ async function startServer(mode: "json" | "sse") {
   };
 }
 
+/** One POST per call with nothing around it: the body read as text and parsed, SSE or not. */
+function bareFetch(url: string): Promise<Runner> {
+  let id = 0;
+  const headers = {
+    accept: "application/json, text/event-stream",
+    "content-type": "application/json",
+    "mcp-protocol-version": "2025-11-25",
+  };
+  const call = async () => {
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: ++id,
+      method: "tools/call",
+      params: { name: "echo", arguments: { text: "hi" } },
+    });
+    const response = await fetch(url, { method: "POST", headers, body });
+    const text = await response.text();
+    return JSON.parse(text.startsWith("{") ? text : text.slice(text.indexOf("{")));
+  };
+  return Promise.resolve(callRunner(call, () => Promise.resolve()));
+}
+
 const CONTENDERS: { name: string; connect(url: string): Promise<Runner> }[] = [
+  { name: "bare fetch", connect: bareFetch },
   {
     name: "mcp-inspect",
     async connect(url) {
@@ -148,13 +172,15 @@ if (import.meta.main) {
         Math.round(r.concurrent).toLocaleString("en"),
       ]);
     }
-    const [ours, sdk] = results as [typeof results[0], typeof results[0]];
+    const [bare, ours, sdk] = results as [typeof results[0], typeof results[0], typeof results[0]];
     const seq = ratio(ours.sequential, sdk.sequential);
     const conc = ratio(ours.concurrent, sdk.concurrent);
     verdicts.push(
       `${mode}: mcp-inspect vs sdk v2: sequential ${seq}× (${
         seq >= TARGET ? "ok" : "below"
-      } target ≥ ${TARGET}), concurrent ${conc}× (${conc >= TARGET ? "ok" : "below"})`,
+      } target ≥ ${TARGET}), concurrent ${conc}× (${conc >= TARGET ? "ok" : "below"}); ` +
+        `bare fetch vs sdk v2: sequential ${ratio(bare.sequential, sdk.sequential)}×, ` +
+        `concurrent ${ratio(bare.concurrent, sdk.concurrent)}×`,
     );
   }
   if (options.json) console.log(JSON.stringify(report, null, 2));
