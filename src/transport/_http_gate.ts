@@ -14,14 +14,19 @@ interface Waiter {
 /** A first-come, first-served limit on requests in flight. */
 export class RequestGate {
   readonly #limit: number;
-  readonly #queue: Waiter[] = [];
+  /** Waiters in order from `#head` on; the array is compacted once half of it is spent. */
+  #queue: Waiter[] = [];
+  #head = 0;
   #active = 0;
 
   /** `signal` ends the wait of every queued request, with its reason. */
   constructor(limit: number, signal: AbortSignal) {
     this.#limit = limit;
     signal.addEventListener("abort", () => {
-      for (const waiter of this.#queue.splice(0)) waiter.reject(signal.reason);
+      const waiting = this.#queue.slice(this.#head);
+      this.#queue = [];
+      this.#head = 0;
+      for (const waiter of waiting) waiter.reject(signal.reason);
     }, { once: true });
   }
 
@@ -39,9 +44,19 @@ export class RequestGate {
 
   /** Gives a slot back; the first request in line takes it over. */
   leave(): void {
-    const next = this.#queue.shift();
-    if (next) next.resolve();
-    else this.#active--;
+    if (this.#head === this.#queue.length) {
+      this.#active--;
+      return;
+    }
+    const next = this.#queue[this.#head++]!;
+    if (this.#head === this.#queue.length) {
+      this.#queue = [];
+      this.#head = 0;
+    } else if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
+      this.#queue = this.#queue.slice(this.#head);
+      this.#head = 0;
+    }
+    next.resolve();
   }
 }
 

@@ -54,24 +54,27 @@ export class RequestLedger {
   }
 
   /**
-   * Gives up on `id`: true when the session still waited for it (and must be told), false when
-   * it was answered, cancelled or given up already.
+   * Gives up on `id`: the id the session knows for it when the session still waited for it (and
+   * must be told), undefined when it was answered, cancelled or given up already.
    */
-  drop(id: RequestId): boolean {
-    const entry = this.#inFlight.get(id);
-    if (!entry?.waiting) return false;
-    this.#inFlight.delete(id);
-    return true;
+  drop(id: RequestId): RequestId | undefined {
+    const waiting = this.#inFlight.get(id)?.waiting === true;
+    const original = this.forget(id);
+    return waiting ? original : undefined;
   }
 
-  /** Forgets a request whose POST failed. */
-  forget(id: RequestId): void {
+  /**
+   * Forgets a request that will get no answer (its POST failed, or it was cancelled and its
+   * stream ended); returns the id the session knows for it.
+   */
+  forget(id: RequestId): RequestId {
     this.#inFlight.delete(id);
+    return this.restore(id);
   }
 
-  /** The id the session knows for a request, through any re-issues. */
-  original(id: RequestId): RequestId {
-    return this.#aliases.get(id) ?? id;
+  /** How many requests and re-issue aliases are remembered: zero once all are settled. */
+  get size(): number {
+    return this.#inFlight.size + this.#aliases.size;
   }
 
   /** The id the session knows for an answered request; the alias, if any, is dropped. */
@@ -90,7 +93,7 @@ export class RequestLedger {
     const entry = this.#inFlight.get(id);
     if (!entry || entry.reissues >= max) return undefined;
     const next = `mcp-inspect-reissue-${++this.#reissued}`;
-    this.#aliases.set(next, this.original(id));
+    this.#aliases.set(next, this.restore(id)); // the id it replaces is never answered
     this.#inFlight.delete(id);
     this.#inFlight.set(next, { ...entry, reissues: entry.reissues + 1 });
     return { ...entry.message, id: next };

@@ -213,8 +213,7 @@ export class StreamableHttpTransport implements Transport {
       if (request && error instanceof ErrorBody) {
         this.#deliver({ jsonrpc: "2.0", id: request.id, error: error.error });
       } else if (request) {
-        this.#ledger.forget(request.id);
-        this.onRequestError?.(this.#ledger.original(request.id), error as Error);
+        this.onRequestError?.(this.#ledger.forget(request.id), error as Error);
       } else {
         this.#diagnose({
           kind: "unexpected-message",
@@ -285,12 +284,13 @@ export class StreamableHttpTransport implements Transport {
       });
       return;
     }
-    if (!this.#ledger.drop(requestId)) return;
+    const original = this.#ledger.drop(requestId);
+    if (original === undefined) return;
     this.onRequestError?.(
-      this.#ledger.original(requestId),
+      original,
       typeof reason === "string"
         ? new ConnectionClosedError(
-          `Lost the response stream of request ${JSON.stringify(requestId)}: ${reason}`,
+          `Lost the response stream of request ${JSON.stringify(original)}: ${reason}`,
         )
         : reason,
     );
