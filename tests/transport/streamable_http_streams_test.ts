@@ -1,0 +1,156 @@
+// Streamable HTTP streams against the fake of testdata/http/streamable_fake.ts: response streams
+// resumed or polled with Last-Event-ID, SSE answers of known length that drop, and the GET stream.
+
+import assert from "node:assert/strict";
+import { ConnectionClosedError, type Diagnostic } from "../../mod.ts";
+import { rejectsWith } from "../_helpers.ts";
+import { connect, eventually, serve, signal, textOf, until } from "./_streamable_fixture.ts";
+
+// --- streams ------------------------------------------------------------------------------------
+
+Deno.test("a response stream cut mid-event is resumed by GET with Last-Event-ID after retry:", async () => {
+  await using server = serve({ retryMs: 5 });
+  // Without the server's retry: the next attempt would wait a minute and the call time out.
+  await using fx = await connect(server.url, { reconnectDelayMs: 60_000, maxDelayMs: 60_000 });
+  const progress: number[] = [];
+  const result = await fx.client.callTool("cut", { how: "mid-event" }, {
+    onProgress: (p) => progress.push(p.progress),
+    timeoutMs: 10_000,
+  });
+  assert.equal(textOf(result), "resumed after mid-event");
+  assert.deepStrictEqual(progress, [1]);
+  const resumes = server.log.filter((r) => r.method === "GET" && r.lastEventId !== null);
+  assert.equal(resumes.length, 1);
+});
+
+Deno.test("a response stream that ends before its response is polled with GET after retry:", async () => {
+  await using server = serve({ retryMs: 5 });
+  await using fx = await connect(server.url, { reconnectDelayMs: 60_000, maxDelayMs: 60_000 });
+  const result = await fx.client.callTool("cut", { how: "before-response" }, {
+    onProgress: () => {},
+    timeoutMs: 10_000,
+  });
+  assert.equal(textOf(result), "resumed after before-response");
+});
+
+Deno.test("a response stream cut without event ids fails its request; the connection stays up", async () => {
+  await using server = serve();
+  await using fx = await connect(server.url);
+  const error = await rejectsWith(
+    fx.client.callTool("cut", { how: "no-ids" }, { onProgress: () => {} }),
+    ConnectionClosedError,
+  );
+  assert.match(error.message, /no event id to resume from/);
+  assert.equal(textOf(await fx.client.callTool("echo", { text: "still" })), "still");
+});
+
+/**
+ * A fetch that answers a call of "slow" with an SSE body declaring `length` bytes that ends early, after
+ * an event with id k1 and a progress event with id k2, and answers a resumption from k2.
+ */
+function cuttingFetch(length: number): typeof fetch {
+  const encoder = new TextEncoder();
+  let pending: unknown;
+  return (input, init) => {
+    const message = typeof init?.body === "string" ? JSON.parse(init.body) : undefined;
+    if (message?.method === "tools/call" && message.params.name === "slow") {
+      pending = message.id;
+      const progress = JSON.stringify({
+        jsonrpc: "2.0",
+        method: "notifications/progress",
+        params: { progressToken: message.params._meta.progressToken, progress: 1 },
+      });
+      const chunks = [
+        `id: k1\nretry: 5\ndata: \n\n`,
+        `id: k2\nevent: message\ndata: ${progress}\n\n`,
+      ];
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          const chunk = chunks.shift();
+          if (chunk) controller.enqueue(encoder.encode(chunk));
+          else controller.error(new TypeError("connection reset"));
+        },
+      });
+      return Promise.resolve(
+        new Response(body, {
+          headers: { "content-type": "text/event-stream", "content-length": String(length) },
+        }),
+      );
+    }
+    if (new Headers(init?.headers).get("last-event-id") === "k2") {
+      const answer = {
+        jsonrpc: "2.0",
+        id: pending,
+        result: { content: [{ type: "text", text: "kept" }] },
+      };
+      return Promise.resolve(
+        new Response(`id: k3\nevent: message\ndata: ${JSON.stringify(answer)}\n\n`, {
+          headers: { "content-type": "text/event-stream" },
+        }),
+      );
+    }
+    return fetch(input, init);
+  };
+}
+
+Deno.test("a large SSE answer of known length that drops keeps what arrived and resumes", async () => {
+  await using server = serve();
+  // A Content-Length that the connection never reaches, as when a proxy cuts the answer.
+  await using fx = await connect(server.url, { fetch: cuttingFetch(1024 * 1024) });
+  const progress: number[] = [];
+  const result = await fx.client.callTool("slow", {}, {
+    onProgress: (p) => progress.push(p.progress),
+  });
+  assert.equal(textOf(result), "kept");
+  assert.deepStrictEqual(progress, [1]);
+});
+
+Deno.test("a small SSE answer of known length that drops fails its request as one without ids", async () => {
+  await using server = serve();
+  // Read in one go, a small answer cut short leaves nothing to resume from.
+  await using fx = await connect(server.url, { fetch: cuttingFetch(4096) });
+  const error = await rejectsWith(
+    fx.client.callTool("slow", {}, { onProgress: () => {} }),
+    ConnectionClosedError,
+  );
+  assert.match(error.message, /no event id to resume from/);
+  assert.equal(textOf(await fx.client.callTool("echo", { text: "still" })), "still");
+});
+
+Deno.test("the GET stream carries server notifications and requests after the handshake", async () => {
+  await using server = serve();
+  const changed = signal();
+  await using fx = await connect(server.url, {}, {
+    listeners: { toolsListChanged: () => changed.resolve() },
+  });
+  assert.equal(textOf(await fx.client.callTool("announce", {})), "announced");
+  await eventually(changed.promise, "tools/list_changed");
+  // the server's ping, sent on the GET stream, is answered with a POST
+  await until(() => server.log.some((r) => r.rpc === "response"), "the answer to the ping");
+  const gets = server.log.filter((r) => r.method === "GET");
+  assert.equal(gets.length, 1);
+});
+
+Deno.test("a GET stream that closes after each message is reopened with Last-Event-ID", async () => {
+  await using server = serve({ getStream: "polling", retryMs: 5 });
+  let changes = 0;
+  await using fx = await connect(server.url, {}, {
+    listeners: { toolsListChanged: () => changes++ },
+  });
+  await fx.client.callTool("announce", {});
+  await until(() => changes === 1, "the first tools/list_changed");
+  await fx.client.callTool("announce", {});
+  await until(() => changes === 2, "the second tools/list_changed");
+  const resumed = server.log.filter((r) => r.method === "GET" && r.lastEventId !== null);
+  assert.ok(resumed.length >= 1);
+});
+
+Deno.test("405 to GET is accepted: no retries, no diagnostics, and requests still work", async () => {
+  await using server = serve({ getStream: "405" });
+  const diagnostics: Diagnostic[] = [];
+  await using fx = await connect(server.url, { onDiagnostic: (d) => diagnostics.push(d) });
+  await until(() => server.log.some((r) => r.method === "GET"), "the GET attempt");
+  assert.equal(textOf(await fx.client.callTool("echo", { text: "ok" })), "ok");
+  assert.equal(server.log.filter((r) => r.method === "GET").length, 1);
+  assert.deepStrictEqual(diagnostics, []);
+});
