@@ -19,10 +19,10 @@ import type {
   ReadResourceResult,
 } from "./types.ts";
 import { Registry } from "./manager/_registry.ts";
-import { type ListKind, ManagedServer, type ServerSettings } from "./manager/_server.ts";
+import { type ListKind, ManagedServer } from "./manager/_server.ts";
 import { DEFAULT_WINDOW_MS, serverStats } from "./manager/_stats.ts";
 import { applyServers } from "./manager/_diff.ts";
-import { settingsOf } from "./manager/_settings.ts";
+import { type ServerSettings, settingsOf } from "./manager/_settings.ts";
 import { followConfig } from "./manager/_watch.ts";
 import { requestOptions, statusOf } from "./manager/_status.ts";
 import { ServerUnavailableError, UnknownToolError } from "./manager/errors.ts";

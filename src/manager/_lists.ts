@@ -8,6 +8,9 @@ import type { Prompt, Resource, ResourceTemplate, Tool } from "../types.ts";
 /** The lists a server offers. */
 export type ListKind = "tools" | "resources" | "prompts";
 
+/** Every list a server can offer. */
+export const ALL_KINDS: readonly ListKind[] = ["tools", "resources", "prompts"];
+
 /** A server's lists as last read. */
 export interface Lists {
   tools: Tool[];

@@ -1,7 +1,8 @@
-// One managed server: its connection, its lists, and the loops that keep it healthy
-// (reconnection with backoff, liveness checks, idle shutdown and lazy restart).
+// One managed server: its connection, its lists, its calls, and the restart of an idle server on
+// the next call. Reconnection with backoff lives in _reconnect.ts; liveness checks and idle
+// shutdown in _health.ts.
 
-import { Client, type ClientOptions } from "../client.ts";
+import { Client } from "../client.ts";
 import type { ServerConfig } from "../config.ts";
 import type { Diagnostic } from "../errors.ts";
 import type { RequestOptions } from "../session.ts";
@@ -17,13 +18,13 @@ import type {
   ResourceTemplate,
   Tool,
 } from "../types.ts";
-import type { StatsOptions } from "../stats.ts";
-import type { ServerRequestHandlers } from "./types.ts";
 import { refusal } from "./_filter.ts";
-import { fetchLists, type ListKind, type Lists } from "./_lists.ts";
+import { HealthCheck, IdleTimer } from "./_health.ts";
+import { ALL_KINDS, fetchLists, type ListKind, type Lists } from "./_lists.ts";
+import { Reconnection, resubscribe } from "./_reconnect.ts";
+import { relayedHandlers, type ServerSettings } from "./_settings.ts";
 import { CallRecorder } from "./_stats.ts";
 import { tracedToolCall } from "./_tracing.ts";
-import { Waiters } from "./_waiters.ts";
 import { ServerUnavailableError, ToolDeniedError } from "./errors.ts";
 import type { JsonObject } from "../jsonrpc.ts";
 
@@ -31,22 +32,6 @@ import type { JsonObject } from "../jsonrpc.ts";
 export type Phase = "connecting" | "ready" | "failed" | "idle" | "closed";
 
 export type { ListKind } from "./_lists.ts";
-
-/** Everything the manager decides for all servers. */
-export interface ServerSettings {
-  clientOptions: Omit<ClientOptions, "signal" | "listeners" | "name" | "discovery">;
-  createTransport: (name: string, config: ServerConfig) => Transport;
-  connectTimeoutMs: number;
-  healthIntervalMs: number;
-  healthTimeoutMs: number;
-  idleTimeoutMs: number;
-  reconnect: { initialDelayMs: number; maxDelayMs: number; multiplier: number; jitter: number };
-  maxReconnectAttempts: number;
-  whileReconnecting: "wait" | "fail";
-  waitTimeoutMs: number;
-  stats: StatsOptions;
-  serverRequests: ServerRequestHandlers | undefined;
-}
 
 /** What a server tells the manager. */
 export interface ServerHooks {
@@ -64,8 +49,6 @@ export interface CallOptions extends RequestOptions {
   meta?: JsonObject;
 }
 
-const ALL_KINDS: readonly ListKind[] = ["tools", "resources", "prompts"];
-
 export class ManagedServer implements Lists {
   readonly name: string;
   config: ServerConfig;
@@ -74,19 +57,15 @@ export class ManagedServer implements Lists {
   readonly #settings: ServerSettings;
   readonly #hooks: ServerHooks;
   readonly #stop = new AbortController();
-  readonly #waiters = new Waiters<Client>();
+  readonly #reconnection: Reconnection;
+  readonly #health: HealthCheck;
+  readonly #idle: IdleTimer;
   #phase: Phase = "idle";
   #enabled: boolean;
   #client: Client | undefined;
   #transport: Transport | undefined;
   #generation = 0;
   #connecting: Promise<Client> | undefined;
-  #failures = 0;
-  #gaveUp = false;
-  #retryTimer: ReturnType<typeof setTimeout> | undefined;
-  #healthTimer: ReturnType<typeof setTimeout> | undefined;
-  #idleTimer: ReturnType<typeof setTimeout> | undefined;
-  #inFlight = 0;
   /** Clients being closed in the background; close() waits for them so nothing outlives it. */
   readonly #closingClients = new Set<Promise<void>>();
   #discovery: DiscoveryVerdict | undefined;
@@ -114,6 +93,15 @@ export class ManagedServer implements Lists {
     this.stats = new CallRecorder(settings.stats);
     this.#hooks = hooks;
     this.#enabled = !config.disabled;
+    this.#reconnection = new Reconnection(settings);
+    this.#health = new HealthCheck(this, settings, (reason) => {
+      this.#retire(this.#detach());
+      this.#fail(reason);
+    });
+    this.#idle = new IdleTimer(this, settings, () => {
+      this.#retire(this.#detach());
+      this.#setPhase("idle");
+    });
   }
 
   get phase(): Phase {
@@ -141,7 +129,7 @@ export class ManagedServer implements Lists {
   /** Applies policy changes (allow, deny, disabled, idle timeout) without reconnecting. */
   async update(config: ServerConfig): Promise<void> {
     this.config = config;
-    this.#armIdle();
+    this.#idle.arm();
     this.#hooks.listsChanged(this, ["tools"]);
     await this.setEnabled(!config.disabled);
   }
@@ -165,7 +153,7 @@ export class ManagedServer implements Lists {
     if (this.#phase === "closed") {
       return Promise.reject(new ServerUnavailableError(this.name, "closed", this.lastError));
     }
-    clearTimeout(this.#retryTimer);
+    this.#reconnection.cancel();
     const generation = ++this.#generation;
     this.#setPhase("connecting");
     const attempt = this.#open(generation).then(
@@ -196,7 +184,7 @@ export class ManagedServer implements Lists {
     try {
       client = await Client.connect(transport, {
         ...this.#settings.clientOptions,
-        ...this.#relayed(),
+        ...relayedHandlers(this.name, this.#settings.serverRequests),
         name: this.name,
         signal: AbortSignal.any([this.#stop.signal, timeout.signal]),
         ...(this.#discovery ? { discovery: this.#discovery } : {}),
@@ -228,40 +216,16 @@ export class ManagedServer implements Lists {
     if (!current()) throw new ServerUnavailableError(this.name, this.#phase, this.lastError);
     if (this.#everConnected) this.reconnects++;
     this.#everConnected = true;
-    this.#failures = 0;
-    this.#gaveUp = false;
+    this.#reconnection.reset();
     this.connectedAt = Date.now();
     this.connectMs = performance.now() - started;
     this.#setPhase("ready");
     this.#hooks.listsChanged(this, ALL_KINDS);
-    for (const uri of this.subscriptions) {
-      client.subscribeResource(uri).catch((error) =>
-        this.#hooks.diagnostic(this, {
-          kind: "unexpected-message",
-          message: `Could not subscribe to ${uri} again after reconnecting: ${error.message}`,
-        })
-      );
-    }
-    this.#armHealth();
-    this.#armIdle();
-    this.#waiters.resolve(client);
+    resubscribe(client, this.subscriptions, (d) => this.#hooks.diagnostic(this, d));
+    this.#health.arm();
+    this.#idle.arm();
+    this.#reconnection.resolve(client);
     return client;
-  }
-
-  /** The manager's handlers of server requests, told which server asks. */
-  #relayed(): Pick<ClientOptions, "onSampling" | "onElicitation" | "elicitationModes"> {
-    const relay = this.#settings.serverRequests;
-    if (!relay) return {};
-    const { onSampling, onElicitation, elicitationModes } = relay;
-    return {
-      ...(onSampling
-        ? { onSampling: (request, context) => onSampling(this.name, request, context) }
-        : {}),
-      ...(onElicitation
-        ? { onElicitation: (request, context) => onElicitation(this.name, request, context) }
-        : {}),
-      ...(elicitationModes ? { elicitationModes } : {}),
-    };
   }
 
   /** Reads the lists the server advertises; a list that fails keeps its last value. */
@@ -296,77 +260,16 @@ export class ManagedServer implements Lists {
   #fail(error: Error): void {
     this.lastError = error;
     this.#setPhase("failed");
-    this.#scheduleRetry();
-  }
-
-  /** Exponential backoff with jitter, so that many servers failing together do not retry in step. */
-  #scheduleRetry(): void {
-    clearTimeout(this.#retryTimer);
-    if (this.#failures >= this.#settings.maxReconnectAttempts) {
-      this.#gaveUp = true;
-      this.#waiters.reject(
+    this.#reconnection.schedule(
+      () => this.#connect().catch(() => {}),
+      () =>
         new ServerUnavailableError(this.name, "failed", this.lastError, "it gave up reconnecting"),
-      );
-      return;
-    }
-    const { initialDelayMs, maxDelayMs, multiplier, jitter } = this.#settings.reconnect;
-    const base = Math.min(maxDelayMs, initialDelayMs * multiplier ** this.#failures++);
-    const delay = base * (1 - jitter * Math.random());
-    this.#retryTimer = setTimeout(() => {
-      this.#retryTimer = undefined;
-      this.#connect().catch(() => {});
-    }, delay);
+    );
   }
 
   /** Whether a retry is coming; false once the attempts are spent. */
   get retrying(): boolean {
-    return this.#phase === "connecting" || (this.#phase === "failed" && !this.#gaveUp);
-  }
-
-  #armHealth(): void {
-    clearTimeout(this.#healthTimer);
-    const interval = this.#settings.healthIntervalMs;
-    if (!(interval > 0) || interval === Infinity) return;
-    this.#healthTimer = setTimeout(() => void this.#check(), interval);
-  }
-
-  /**
-   * The liveness check. `Client.ping()` sends `ping` in the legacy era and `server/discover` in
-   * the modern era, which has no ping; this is the one place to change if that differs.
-   */
-  async #check(): Promise<void> {
-    const client = this.#client;
-    if (!client || this.#phase !== "ready") return;
-    try {
-      await client.ping({ timeoutMs: this.#settings.healthTimeoutMs });
-    } catch (error) {
-      if (client !== this.#client) return;
-      const reason = new Error(
-        `Server "${this.name}" failed its liveness check: ${(error as Error).message}`,
-        { cause: error },
-      );
-      this.#retire(this.#detach());
-      this.#fail(reason);
-      return;
-    }
-    if (client === this.#client) this.#armHealth();
-  }
-
-  #idleTimeoutMs(): number {
-    if (this.config.type !== "stdio" && !("command" in this.config)) return 0;
-    return this.config.idleTimeoutMs ?? this.#settings.idleTimeoutMs;
-  }
-
-  #armIdle(): void {
-    clearTimeout(this.#idleTimer);
-    this.#idleTimer = undefined;
-    const timeout = this.#idleTimeoutMs();
-    if (!(timeout > 0) || this.#inFlight > 0 || this.#phase !== "ready") return;
-    this.#idleTimer = setTimeout(() => {
-      if (this.#inFlight > 0 || this.#phase !== "ready") return;
-      this.#retire(this.#detach());
-      this.#setPhase("idle");
-    }, timeout);
+    return this.#phase === "connecting" || (this.#phase === "failed" && !this.#reconnection.gaveUp);
   }
 
   #retire(client: Client | undefined): void {
@@ -384,8 +287,8 @@ export class ManagedServer implements Lists {
     this.#client = undefined;
     this.#transport = undefined;
     this.pid = undefined;
-    clearTimeout(this.#healthTimer);
-    clearTimeout(this.#idleTimer);
+    this.#health.stop();
+    this.#idle.stop();
     return client;
   }
 
@@ -396,22 +299,7 @@ export class ManagedServer implements Lists {
     if (this.#phase === "closed") {
       throw new ServerUnavailableError(this.name, "closed", this.lastError);
     }
-    if (this.#phase !== "ready") {
-      const mode = options.whileReconnecting ?? this.#settings.whileReconnecting;
-      if (mode === "fail" || !this.retrying) {
-        throw new ServerUnavailableError(this.name, this.#phase, this.lastError);
-      }
-      const waitMs = options.waitTimeoutMs ?? this.#settings.waitTimeoutMs;
-      await this.#waiters.wait(waitMs, options.signal, () =>
-        new ServerUnavailableError(
-          this.name,
-          this.#phase,
-          this.lastError,
-          `it did not become ready within ${waitMs} ms (it is ${this.#phase}${
-            this.lastError ? `; last error: ${this.lastError.message}` : ""
-          })`,
-        ));
-    }
+    if (this.#phase !== "ready") await this.#reconnection.wait(this, options);
     return { client: this.#client!, transport: this.#transport! };
   }
 
@@ -439,14 +327,12 @@ export class ManagedServer implements Lists {
 
   /** Runs work that uses the connection: the server does not go idle meanwhile. */
   async use<T>(work: () => Promise<T>): Promise<T> {
-    this.#inFlight++;
-    clearTimeout(this.#idleTimer);
+    this.#idle.begin();
     this.lastCallAt = Date.now();
     try {
       return await work();
     } finally {
-      this.#inFlight--;
-      this.#armIdle();
+      this.#idle.end();
     }
   }
 
@@ -454,8 +340,8 @@ export class ManagedServer implements Lists {
     if (this.#phase === "closed") return;
     this.#phase = "closed";
     this.#stop.abort(new ServerUnavailableError(this.name, "closed"));
-    clearTimeout(this.#retryTimer);
-    this.#waiters.reject(new ServerUnavailableError(this.name, "closed"));
+    this.#reconnection.cancel();
+    this.#reconnection.reject(new ServerUnavailableError(this.name, "closed"));
     const client = this.#detach();
     await Promise.allSettled([client?.close(), this.#connecting, ...this.#closingClients]);
     this.#hooks.stateChanged(this);

@@ -1,8 +1,28 @@
-// The manager's options with every default filled in: what each managed server goes by.
+// The manager's options with every default filled in: what each managed server goes by, and the
+// manager's handlers of server requests as one server's client takes them.
 
-import type { ServerSettings } from "./_server.ts";
+import type { ClientOptions } from "../client.ts";
+import type { ServerConfig } from "../config.ts";
+import type { StatsOptions } from "../stats.ts";
+import type { Transport } from "../transport/transport.ts";
 import { transportFactory } from "./_transport.ts";
-import type { ManagerOptions } from "./types.ts";
+import type { ManagerOptions, ServerRequestHandlers } from "./types.ts";
+
+/** Everything the manager decides for all servers. */
+export interface ServerSettings {
+  clientOptions: Omit<ClientOptions, "signal" | "listeners" | "name" | "discovery">;
+  createTransport: (name: string, config: ServerConfig) => Transport;
+  connectTimeoutMs: number;
+  healthIntervalMs: number;
+  healthTimeoutMs: number;
+  idleTimeoutMs: number;
+  reconnect: { initialDelayMs: number; maxDelayMs: number; multiplier: number; jitter: number };
+  maxReconnectAttempts: number;
+  whileReconnecting: "wait" | "fail";
+  waitTimeoutMs: number;
+  stats: StatsOptions;
+  serverRequests: ServerRequestHandlers | undefined;
+}
 
 /** The settings of every server of a manager created with `options`. */
 export function settingsOf(options: ManagerOptions): ServerSettings {
@@ -25,5 +45,21 @@ export function settingsOf(options: ManagerOptions): ServerSettings {
     waitTimeoutMs: options.waitTimeoutMs ?? 10_000,
     stats: options.stats ?? {},
     serverRequests: options.serverRequests,
+  };
+}
+
+/** The manager's handlers of server requests (`relay`), told which server asks: `name`. */
+export function relayedHandlers(
+  name: string,
+  relay: ServerRequestHandlers | undefined,
+): Pick<ClientOptions, "onSampling" | "onElicitation" | "elicitationModes"> {
+  if (!relay) return {};
+  const { onSampling, onElicitation, elicitationModes } = relay;
+  return {
+    ...(onSampling ? { onSampling: (request, context) => onSampling(name, request, context) } : {}),
+    ...(onElicitation
+      ? { onElicitation: (request, context) => onElicitation(name, request, context) }
+      : {}),
+    ...(elicitationModes ? { elicitationModes } : {}),
   };
 }
