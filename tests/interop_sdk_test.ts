@@ -1,171 +1,25 @@
 // Interop with servers built on the official SDK v2 (`@modelcontextprotocol/server` 2.4.0): the
-// same server (testdata/servers/sdk_modern.ts) served modern-only and dual-era, over stdio and over
-// Streamable HTTP, in every era it offers; and the legacy server-everything, which `auto` mode must
-// still reach. Every message the client sends is checked against the official schema.
+// same checks for every way of reaching it, modern-only and dual-era, over stdio and Streamable HTTP,
+// in every era it offers. Every message the client sends is checked against the official schema.
 
 import assert from "node:assert/strict";
 import {
-  type CallToolResult,
-  type ClientOptions,
   type ElicitationRequest,
   HttpTransport,
-  type JsonRpcMessage,
   type LogMessage,
-  McpError,
   type Progress,
-  StdioTransport,
-  type StdioTransportOptions,
-  StreamableHttpTransport,
-  type Transport,
   ValidationError,
 } from "../mod.ts";
-import type { InMemoryServerEventBus } from "@modelcontextprotocol/server";
-import { type SdkHttpServer, serveSdk } from "../testdata/http/sdk_http.ts";
-import { type CheckedClient, connectChecked, fixture, rejectsWith } from "./_helpers.ts";
-import { denoEnv, npmServer } from "./_npm_servers.ts";
-
-// ---------------------------------------------------------------------------------------------
-// Helpers
-
-const CONFIG = new URL("../deno.json", import.meta.url).pathname;
-const SERVER_INFO = { name: "sdk-server", version: "2.4.0" };
-const INSTRUCTIONS = "A test server built on the official SDK.";
-const TOOLS = "add confirm count echo lookup mislabeled summarize unlock".split(" ");
-
-/** Runs an SDK server script with this Deno and the repository's import map and lockfile. */
-function sdkStdio(file: "sdk_modern.ts" | "sdk_dual.ts"): StdioTransportOptions {
-  return {
-    command: Deno.execPath(),
-    args: ["run", "--allow-all", "--quiet", "--config", CONFIG, fixture(file)],
-    name: file,
-    env: denoEnv(),
-  };
-}
-
-/** A client connected to an SDK server over HTTP; disposing it stops the server too. */
-interface HttpFixture extends CheckedClient {
-  server: SdkHttpServer;
-}
-
-async function connectHttp(
-  legacy: "reject" | "stateless",
-  transport: (url: string) => Transport,
-  options: ClientOptions,
-): Promise<HttpFixture> {
-  const server = serveSdk(legacy);
-  let fx: CheckedClient;
-  try {
-    fx = await connectChecked(transport(server.url), options);
-  } catch (error) {
-    await server[Symbol.asyncDispose]();
-    throw error;
-  }
-  return {
-    client: fx.client,
-    transport: fx.transport,
-    server,
-    async [Symbol.asyncDispose]() {
-      try {
-        await fx[Symbol.asyncDispose]();
-      } finally {
-        await server[Symbol.asyncDispose]();
-      }
-    },
-  };
-}
-
-/** One way of reaching the SDK server. */
-interface Target {
-  label: string;
-  era: "modern" | "legacy";
-  /** Stateless legacy HTTP serves each request with a fresh instance that keeps nothing. */
-  stateless: boolean;
-  connect(options?: ClientOptions): Promise<CheckedClient>;
-}
-
-const TARGETS: Target[] = [
-  {
-    label: "SDK v2 modern-only server over stdio, auto",
-    era: "modern",
-    stateless: false,
-    connect: (options = {}) =>
-      connectChecked(new StdioTransport(sdkStdio("sdk_modern.ts")), options),
-  },
-  {
-    label: "SDK v2 dual-era server over stdio, auto",
-    era: "modern",
-    stateless: false,
-    connect: (options = {}) => connectChecked(new StdioTransport(sdkStdio("sdk_dual.ts")), options),
-  },
-  {
-    label: "SDK v2 dual-era server over stdio, protocol legacy",
-    era: "legacy",
-    stateless: false,
-    connect: (options = {}) =>
-      connectChecked(new StdioTransport(sdkStdio("sdk_dual.ts")), {
-        ...options,
-        protocol: "legacy",
-      }),
-  },
-  {
-    label: "SDK v2 modern-only server over Streamable HTTP, auto",
-    era: "modern",
-    stateless: false,
-    connect: (options = {}) =>
-      connectHttp("reject", (url) => new StreamableHttpTransport({ url }), options),
-  },
-  {
-    label: "SDK v2 dual-era server over HTTP (detected), auto",
-    era: "modern",
-    stateless: false,
-    connect: (options = {}) =>
-      connectHttp("stateless", (url) => new HttpTransport({ url }), options),
-  },
-  {
-    label: "SDK v2 dual-era server over Streamable HTTP, protocol legacy",
-    era: "legacy",
-    stateless: true,
-    connect: (options = {}) =>
-      connectHttp("stateless", (url) => new StreamableHttpTransport({ url }), {
-        ...options,
-        protocol: "legacy",
-      }),
-  },
-];
-
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function textOf(result: CallToolResult): string {
-  return result.content.map((item) => item.type === "text" ? item.text ?? "" : "").join("\n");
-}
-
-/** The methods of the requests and notifications the client sent, in order. */
-function methods(sent: readonly JsonRpcMessage[]): string[] {
-  return sent.flatMap((m) => "method" in m ? [m.method] : []);
-}
-
-/** The params of every request of one method the client sent. */
-function sentParams(sent: readonly JsonRpcMessage[], method: string): Record<string, unknown>[] {
-  return sent.flatMap((m) => "method" in m && m.method === method ? [m.params ?? {}] : []);
-}
-
-/** Resolves on the next `toolsListChanged`, or rejects after `ms`; leaves no timer behind. */
-function nextToolsListChanged(fx: CheckedClient, ms = 5_000): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      off();
-      reject(new Error(`No toolsListChanged within ${ms} ms`));
-    }, ms);
-    const off = fx.client.on("toolsListChanged", () => {
-      clearTimeout(timer);
-      off();
-      resolve();
-    });
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// The same checks for every way of reaching the SDK server
+import { rejectsWith } from "./_helpers.ts";
+import {
+  INSTRUCTIONS,
+  methods,
+  sentParams,
+  SERVER_INFO,
+  TARGETS,
+  textOf,
+  TOOLS,
+} from "./_interop_sdk.ts";
 
 for (const target of TARGETS) {
   const { label, era } = target;
@@ -331,99 +185,3 @@ for (const target of TARGETS) {
     }
   });
 }
-
-// ---------------------------------------------------------------------------------------------
-// Era-specific behaviour
-
-Deno.test("an SDK v2 dual-era server over stateless HTTP refuses input requests in the legacy era", async () => {
-  const target = TARGETS.find((t) => t.stateless)!;
-  let asked = 0;
-  await using fx = await target.connect({
-    onElicitation: () => {
-      asked++;
-      return { action: "accept", content: { sure: true } };
-    },
-  });
-  // Each legacy request meets a fresh instance that saw no initialize, so it cannot know the
-  // client's capabilities nor receive an answer: the SDK reports a tool error, it does not hang.
-  const result = await fx.client.callTool("confirm", { action: "deploy" });
-  assert.equal(result.isError, true, textOf(result));
-  assert.match(
-    textOf(result),
-    /per-request legacy serving cannot receive server-to-client requests/,
-  );
-  assert.equal(asked, 0);
-});
-
-Deno.test("protocol: legacy against an SDK v2 modern-only server fails at initialize", async () => {
-  await using server = serveSdk("reject");
-  for (
-    const transport of [
-      new StdioTransport(sdkStdio("sdk_modern.ts")),
-      new StreamableHttpTransport({ url: server.url }),
-    ]
-  ) {
-    const error = await rejectsWith(connectChecked(transport, { protocol: "legacy" }), McpError);
-    assert.equal(error.code, -32022); // UnsupportedProtocolVersion, naming what it speaks
-    assert.deepStrictEqual((error.data as { supported?: unknown }).supported, ["2026-07-28"]);
-  }
-});
-
-for (const target of TARGETS.filter((t) => !t.label.includes("HTTP"))) {
-  Deno.test(`${target.label}: a changed tool list reaches the client`, async () => {
-    await using fx = await target.connect();
-    assert.ok(!(await fx.client.listTools()).some((t) => t.name === "secret"));
-    const changed = nextToolsListChanged(fx);
-    assert.equal(textOf(await fx.client.callTool("unlock", {})), "unlocked");
-    await changed;
-    assert.ok((await fx.client.listTools()).some((t) => t.name === "secret"));
-    assert.equal(textOf(await fx.client.callTool("secret", {})), "the secret");
-    if (target.era === "modern") {
-      // it came on the subscriptions/listen stream the client opened after discovery
-      const [listen] = sentParams(fx.transport.sent, "subscriptions/listen");
-      assert.deepStrictEqual(listen?.notifications, {
-        toolsListChanged: true,
-        promptsListChanged: true,
-        resourcesListChanged: true,
-      });
-    }
-  });
-}
-
-for (const legacy of ["reject", "stateless"] as const) {
-  Deno.test(`an SDK v2 ${legacy === "reject" ? "modern-only" : "dual-era"} HTTP server's change events reach the client on subscriptions/listen`, async () => {
-    await using fx = await connectHttp(legacy, (url) => new StreamableHttpTransport({ url }), {});
-    assert.equal(fx.client.era, "modern");
-    // connect() does not wait for the listen stream's acknowledgement; the server's bus shows
-    // when the stream is open.
-    const bus = fx.server.handler.bus as InMemoryServerEventBus;
-    for (let i = 0; i < 100 && bus.listenerCount === 0; i++) await delay(20);
-    assert.equal(bus.listenerCount, 1);
-    const changed = nextToolsListChanged(fx);
-    fx.server.handler.notify.toolsChanged();
-    await changed;
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// A legacy server
-
-Deno.test("auto mode lands on the legacy era against server-everything and its tools still work", async () => {
-  await using fx = await connectChecked(
-    new StdioTransport(await npmServer("everything", ["stdio"])),
-  );
-  const { client } = fx;
-  assert.equal(client.era, "legacy");
-  assert.equal(client.protocolVersion, "2025-11-25");
-  const sent = methods(fx.transport.sent);
-  assert.equal(sent[0], "server/discover");
-  assert.ok(sent.includes("initialize"), `sent ${sent.join(", ")}`);
-  const tools = (await client.listTools()).map((t) => t.name);
-  assert.ok(tools.includes("echo") && tools.includes("get-sum"), tools.join(", "));
-  assert.equal(
-    textOf(await client.callTool("echo", { message: "still here" })),
-    "Echo: still here",
-  );
-  const sum = await client.callTool("get-sum", { a: 2, b: 3 });
-  assert.match(textOf(sum), /5/);
-});
