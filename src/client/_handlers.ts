@@ -1,10 +1,12 @@
-// Installs the client-side request handlers on a session and derives the capabilities they
-// justify: a capability is advertised only when its handler is given.
+// The client-side request handlers: the capabilities they justify (a capability is advertised
+// only when its handler is given), installed on a legacy session, or answering the input requests
+// of a modern one.
 
-import { McpError } from "../errors.ts";
+import { McpError, ProtocolError } from "../errors.ts";
 import { ErrorCode, type JsonObject } from "../jsonrpc.ts";
 import type { Session } from "../session.ts";
 import type { ClientCapabilities, JsonSchema, Root } from "../types.ts";
+import type { InputRequest } from "./_modern.ts";
 import type {
   ElicitationHandler,
   ElicitationRequest,
@@ -13,9 +15,12 @@ import type {
   SamplingRequest,
 } from "./handlers.ts";
 
+/** The roots a client offers: a list, or a function returning them. */
+export type RootsOption = readonly Root[] | (() => readonly Root[] | Promise<readonly Root[]>);
+
 /** The client-side request handlers and what they make the client advertise. */
 export interface HandlerOptions {
-  roots?: readonly Root[] | (() => readonly Root[] | Promise<readonly Root[]>) | undefined;
+  roots?: RootsOption | undefined;
   onSampling?: SamplingHandler | undefined;
   onElicitation?: ElicitationHandler | undefined;
   elicitationModes?: readonly ("form" | "url")[] | undefined;
@@ -45,11 +50,15 @@ export type ClientHandler = (params: JsonObject, context: HandlerContext) => Pro
  */
 export function clientHandlers(
   options: HandlerOptions,
-  roots: () => readonly Root[] | Promise<readonly Root[]>,
+  roots: () => RootsOption | undefined,
 ): Map<string, ClientHandler> {
   const handlers = new Map<string, ClientHandler>();
   if (options.roots !== undefined) {
-    handlers.set("roots/list", async () => ({ roots: [...(await roots())] }));
+    handlers.set("roots/list", async () => {
+      // The current roots: setRoots() may have replaced the options' ones.
+      const current = roots();
+      return { roots: [...(await (typeof current === "function" ? current() : current ?? []))] };
+    });
   }
   const onSampling = options.onSampling;
   if (onSampling) {
@@ -83,6 +92,32 @@ export function installHandlers(session: Session, handlers: Map<string, ClientHa
   for (const [method, handler] of handlers) {
     session.setRequestHandler(method, (params, { signal }) => handler(params, { signal }));
   }
+}
+
+/**
+ * Answers the `inputRequests` of a modern multi round-trip result (or of a task) through the
+ * handlers, all at once. A request without a handler fails the exchange: the client never
+ * declared it could answer one.
+ */
+export async function answerInputRequests(
+  handlers: Map<string, ClientHandler>,
+  method: string,
+  requests: Record<string, InputRequest>,
+  signal: AbortSignal | undefined,
+): Promise<JsonObject> {
+  const context = { signal: signal ?? new AbortController().signal };
+  const answers = await Promise.all(
+    Object.entries(requests).map(async ([key, request]) => {
+      const handler = handlers.get(request.method);
+      if (!handler) {
+        throw new ProtocolError(
+          `Server asked for ${request.method} while answering ${method}, but this client declared no handler for it`,
+        );
+      }
+      return [key, await handler(request.params ?? {}, context)] as const;
+    }),
+  );
+  return Object.fromEntries(answers);
 }
 
 /**

@@ -1,10 +1,11 @@
 // The modern era's `subscriptions/listen`: one long-lived request whose stream carries the
-// notifications the client opted in to. Re-established with backoff when it drops.
+// notifications the client opted in to (the list changes the server advertises, the resources
+// subscribed to). Re-established with backoff when it drops.
 
 import { CancelledError, ConnectionClosedError, type Diagnostic } from "../errors.ts";
 import type { JsonObject } from "../jsonrpc.ts";
 import type { RequestOptions } from "../session.ts";
-import type { ListenFilter } from "../types.ts";
+import type { ListenFilter, ServerCapabilities } from "../types.ts";
 
 type Request = (method: string, params: JsonObject, options: RequestOptions) => Promise<JsonObject>;
 
@@ -20,6 +21,9 @@ export class Listener {
   #task: Promise<void> | undefined;
   #closed = false;
   #failures = 0;
+  #capabilities: ServerCapabilities = {};
+  #enabled = true;
+  readonly #subscriptions = new Set<string>();
   /** What the server agreed to send, from its acknowledgement. */
   acknowledged: ListenFilter | undefined;
   #ack: PromiseWithResolvers<void> | undefined;
@@ -37,6 +41,32 @@ export class Listener {
   acknowledge(filter: ListenFilter | undefined): void {
     this.acknowledged = filter;
     this.#ack?.resolve();
+  }
+
+  /**
+   * Listens for the list changes the server advertises, unless listening is off (`listen:
+   * false`: then nothing is listened for, not even subscribed resources).
+   */
+  async start(capabilities: ServerCapabilities, enabled: boolean): Promise<void> {
+    this.#capabilities = capabilities;
+    this.#enabled = enabled;
+    if (enabled) await this.update(this.#wanted());
+  }
+
+  /** Adds a resource to the stream's `resourceSubscriptions`. */
+  async subscribe(uri: string): Promise<void> {
+    this.#subscriptions.add(uri);
+    await this.update(this.#wanted());
+  }
+
+  /** Removes a resource from the stream's `resourceSubscriptions`. */
+  async unsubscribe(uri: string): Promise<void> {
+    this.#subscriptions.delete(uri);
+    await this.update(this.#wanted());
+  }
+
+  #wanted(): ListenFilter {
+    return listenFilter(this.#capabilities, this.#enabled, this.#subscriptions);
   }
 
   /**
@@ -113,4 +143,22 @@ function wantsAnything(filter: ListenFilter): boolean {
     filter.toolsListChanged || filter.promptsListChanged || filter.resourcesListChanged ||
       (filter.resourceSubscriptions && filter.resourceSubscriptions.length > 0),
   );
+}
+
+/**
+ * What to listen for: the list changes the server advertises (none when `listen` is off) and
+ * the resources subscribed to.
+ */
+function listenFilter(
+  capabilities: ServerCapabilities,
+  listen: boolean,
+  subscriptions: ReadonlySet<string>,
+): ListenFilter {
+  const filter: ListenFilter = {};
+  if (!listen) return filter;
+  if (capabilities.tools?.listChanged) filter.toolsListChanged = true;
+  if (capabilities.prompts?.listChanged) filter.promptsListChanged = true;
+  if (capabilities.resources?.listChanged) filter.resourcesListChanged = true;
+  if (subscriptions.size > 0) filter.resourceSubscriptions = [...subscriptions];
+  return filter;
 }

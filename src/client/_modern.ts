@@ -1,9 +1,13 @@
-// The modern era (2026-07-28): per-request `_meta`, result types, and multi round-trip requests.
+// The modern era (2026-07-28): per-request `_meta`, result types, and the request loop itself:
+// a fresh cached result answers at once, and `input_required` results are answered and retried.
 
 import { ProtocolError } from "../errors.ts";
 import type { JsonObject } from "../jsonrpc.ts";
+import type { RequestOptions } from "../session.ts";
 import type { ClientCapabilities, Implementation } from "../types.ts";
 import { MODERN_PROTOCOL_VERSIONS } from "../types.ts";
+import { CACHEABLE_METHODS, ResultCache } from "./_cache.ts";
+import type { CacheOptions } from "./types.ts";
 
 /** The `_meta` keys of the modern era. */
 export const META = {
@@ -112,4 +116,61 @@ export function inputRequired(method: string, result: JsonObject): InputRequired
     inputRequests: requests as Record<string, InputRequest>,
     requestState: result.requestState as string | undefined,
   };
+}
+
+/** What a request of the modern era needs of the client. */
+export interface ModernContext {
+  /** Sends one round of the request, adding the per-request `_meta`. */
+  send(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject>;
+  cache: ResultCache;
+  /** Most rounds before giving up (`maxInputRounds`). */
+  maxRounds: number;
+  /** Answers the server's input requests through the client's handlers. */
+  answer(
+    method: string,
+    requests: Record<string, InputRequest>,
+    signal: AbortSignal | undefined,
+  ): Promise<JsonObject>;
+  /** Receives the server's identity whenever a result carries it. */
+  onServerInfo(info: Implementation): void;
+}
+
+/**
+ * Sends a request of the modern era: a fresh cached result answers it at once; otherwise each
+ * `input_required` result is answered and the request retried, until it completes.
+ */
+export async function modernRequest(
+  context: ModernContext,
+  method: string,
+  params: JsonObject,
+  options: CacheOptions,
+): Promise<JsonObject> {
+  const { bypassCache, ...limits } = options;
+  const cacheKey = CACHEABLE_METHODS.has(method) ? ResultCache.key(method, params) : undefined;
+  if (cacheKey && !bypassCache) {
+    const cached = context.cache.get(cacheKey);
+    if (cached) return cached;
+  }
+  const maxRounds = context.maxRounds;
+  let current = params;
+  for (let round = 0;; round++) {
+    const result = await context.send(method, current, limits);
+    const info = serverInfoOf(result);
+    if (info) context.onServerInfo(info);
+    const needed = inputRequired(method, result);
+    if (!needed) {
+      if (cacheKey) context.cache.set(cacheKey, result);
+      return result;
+    }
+    if (round + 1 >= maxRounds) {
+      throw new ProtocolError(
+        `Server still wanted input for ${method} after ${maxRounds} rounds (maxInputRounds)`,
+      );
+    }
+    const inputResponses = await context.answer(method, needed.inputRequests, limits.signal);
+    // The retry carries the original params, our answers, and the server's state untouched.
+    const { inputResponses: _old, requestState: _state, ...original } = current;
+    current = { ...original, inputResponses };
+    if (needed.requestState !== undefined) current.requestState = needed.requestState;
+  }
 }

@@ -30,6 +30,17 @@ export interface Negotiated extends DiscoveryVerdict {
   instructions: string | undefined;
 }
 
+/** The state before negotiation: legacy, no revision, an unnamed server that offers nothing. */
+export function notNegotiated(): Negotiated {
+  return {
+    era: "legacy",
+    protocolVersion: "",
+    serverInfo: { name: "", version: "" },
+    capabilities: {},
+    instructions: undefined,
+  };
+}
+
 export interface NegotiateOptions {
   protocol: ProtocolChoice;
   verdict: DiscoveryVerdict | undefined;

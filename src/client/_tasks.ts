@@ -7,6 +7,8 @@ import type { JsonObject } from "../jsonrpc.ts";
 import type { RequestOptions } from "../session.ts";
 import type { TaskInfo } from "../types.ts";
 import type { InputRequest } from "./_modern.ts";
+import { type ListContext, walkAll } from "./_pages.ts";
+import type { ListOptions } from "./types.ts";
 
 /** The extension id a modern client declares to receive tasks. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -45,10 +47,24 @@ export function taskOf(result: JsonObject): TaskInfo | undefined {
 export interface TaskOps {
   era: "modern" | "legacy";
   request(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject>;
+  /** Answers the server's input requests through the client's handlers. */
   answer(
+    method: string,
     requests: Record<string, InputRequest>,
     signal: AbortSignal | undefined,
   ): Promise<JsonObject>;
+}
+
+/** Lists the tasks of a 2025-11-25 server; the modern extension has no list. */
+export async function listTasks(
+  context: TaskOps & ListContext,
+  options: ListOptions,
+): Promise<TaskInfo[]> {
+  if (context.era === "modern") {
+    throw new ProtocolError("tasks/list does not exist in revision 2026-07-28 and later");
+  }
+  const tasks = await walkAll<JsonObject>("tasks/list", "tasks", context, options);
+  return tasks.map(toTaskInfo);
 }
 
 export interface WaitOptions extends RequestOptions {
@@ -73,7 +89,7 @@ export async function waitForTask(
         return await ops.request("tasks/result", { taskId: task.taskId }, limits);
       }
       const requests = task.raw.inputRequests as Record<string, InputRequest> | undefined;
-      const inputResponses = await ops.answer(requests ?? {}, limits.signal);
+      const inputResponses = await ops.answer("tasks/get", requests ?? {}, limits.signal);
       await ops.request("tasks/update", { taskId: task.taskId, inputResponses }, limits);
     } else {
       await pause(task.pollIntervalMs, limits.signal);

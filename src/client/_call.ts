@@ -1,0 +1,75 @@
+// `tools/call` end to end: learning the tool schemas first when validation or tasks need them,
+// task augmentation (2025-11-25) and waiting for a task of either era, then checking the result.
+
+import type { Diagnostic } from "../errors.ts";
+import type { JsonObject } from "../jsonrpc.ts";
+import type { RequestOptions } from "../session.ts";
+import type { CallToolResult } from "../types.ts";
+import { callToolResult } from "./_results.ts";
+import { taskOf, type TaskOps, waitForTask } from "./_tasks.ts";
+import type { ToolSchemas } from "./_tools.ts";
+import type { CallToolOptions } from "./types.ts";
+
+/** What a tool call needs of the client. */
+export interface CallContext extends TaskOps {
+  tools: ToolSchemas;
+  validateArguments: boolean;
+  validateOutput: boolean;
+  hasCapability(path: string): boolean;
+  listTools(options: RequestOptions): Promise<unknown>;
+  diagnose(diagnostic: Diagnostic): void;
+}
+
+/** Calls a tool, validating its arguments and structured output as the client is configured. */
+export async function invokeTool(
+  context: CallContext,
+  name: string,
+  args: Record<string, unknown>,
+  options: CallToolOptions,
+): Promise<CallToolResult> {
+  const { tools } = context;
+  const { task, onTaskStatus, ...limits } = options;
+  if (
+    (context.validateOutput || context.validateArguments || task !== undefined) && !tools.known
+  ) {
+    await learnTools(context, limits);
+  }
+  if (context.validateArguments) tools.validateArguments(name, args);
+  const params: JsonObject = { name, arguments: args };
+  const execution = tools.get(name)?.execution as { taskSupport?: string } | undefined;
+  const augment = context.era === "legacy" && context.hasCapability("tasks.requests.tools.call") &&
+    (execution?.taskSupport === "required" || (task !== undefined && task !== false));
+  if (augment) {
+    const ttl = typeof task === "object" ? task.ttlMs : undefined;
+    params.task = ttl === undefined ? {} : { ttl };
+  }
+  let result = await context.request("tools/call", params, limits);
+  const created = taskOf(result);
+  if (created) {
+    result = await waitForTask(context, created, {
+      ...limits,
+      ...(onTaskStatus ? { onTaskStatus } : {}),
+    });
+  }
+  const callResult = callToolResult(result);
+  if (context.validateOutput) tools.validateOutput(name, callResult);
+  return callResult;
+}
+
+/** Lists tools once so that their schemas are known; a failure only skips validation. */
+async function learnTools(context: CallContext, options: RequestOptions): Promise<void> {
+  if (!context.hasCapability("tools")) return;
+  try {
+    // Same limits as the call itself: a server that never answers tools/list must not hold
+    // the call for the default timeout.
+    const { onProgress: _onProgress, ...limits } = options;
+    await context.listTools(limits);
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    context.tools.giveUp();
+    context.diagnose({
+      kind: "unexpected-message",
+      message: `Could not list tools to validate results: ${(error as Error).message}`,
+    });
+  }
+}

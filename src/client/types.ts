@@ -1,0 +1,192 @@
+/**
+ * The public types of the {@link Client}: its options, the options of its calls, its events, and
+ * the raw pages of list results.
+ *
+ * @module
+ */
+
+import type { Diagnostic } from "../errors.ts";
+import type { JsonObject } from "../jsonrpc.ts";
+import type { RequestOptions } from "../session.ts";
+import type {
+  ClientCapabilities,
+  DiscoveryVerdict,
+  Implementation,
+  LogMessage,
+  ProtocolChoice,
+  Root,
+  TaskInfo,
+} from "../types.ts";
+import type { ElicitationHandler, SamplingHandler } from "./handlers.ts";
+
+/**
+ * Options of {@link Client.connect}.
+ *
+ * @example A client that answers roots and elicitation
+ * ```ts ignore
+ * const client = await Client.connect(transport, {
+ *   clientInfo: { name: "my-host", version: "1.0.0" },
+ *   roots: [{ uri: "file:///work", name: "work" }],
+ *   onElicitation: () => ({ action: "decline" }),
+ * });
+ * ```
+ */
+export interface ClientOptions {
+  /** How the client introduces itself (default `mcp-inspect` and its version). */
+  clientInfo?: Implementation;
+  /** Capabilities to advertise beyond those the handlers imply (e.g. `experimental`). */
+  capabilities?: ClientCapabilities;
+  /** Default per-request timeout in milliseconds (60 s). */
+  requestTimeoutMs?: number;
+  /** Default maximum total time of a request, whatever progress arrives (10 minutes). */
+  maxTotalTimeoutMs?: number;
+  /** Most pages a list call walks before failing (64). */
+  maxPages?: number;
+  /** Check tool arguments against `inputSchema` before sending (off by default). */
+  validateArguments?: boolean;
+  /** Check `structuredContent` against `outputSchema` (on by default). */
+  validateOutput?: boolean;
+  /** Roots to offer, or a function returning them; advertises the `roots` capability. */
+  roots?: readonly Root[] | (() => readonly Root[] | Promise<readonly Root[]>);
+  /** Answers `sampling/createMessage`; advertises the `sampling` capability. */
+  onSampling?: SamplingHandler;
+  /** Answers `elicitation/create`; advertises the `elicitation` capability. */
+  onElicitation?: ElicitationHandler;
+  /** Elicitation modes the handler supports (default `["form"]`). */
+  elicitationModes?: readonly ("form" | "url")[];
+  /** Receives non-fatal oddities. */
+  onDiagnostic?: (diagnostic: Diagnostic) => void;
+  /**
+   * Event listeners installed before the handshake, so that nothing the server sends early
+   * (a log line, a list change) is missed. Later ones can be added with {@link Client.on}.
+   */
+  listeners?: { [K in keyof ClientEvents]?: (payload: ClientEvents[K]) => void };
+  /** Aborts the handshake. */
+  signal?: AbortSignal;
+  /** A name for the server in error messages (default: its `serverInfo.name`). */
+  name?: string;
+  /**
+   * Which protocol to speak: `"auto"` (default) probes with `server/discover` and falls back to
+   * the `initialize` handshake for older servers; `"modern"` or `"legacy"` forces an era; a
+   * revision such as `"2025-06-18"` pins it.
+   */
+  protocol?: ProtocolChoice;
+  /** A verdict from an earlier connection ({@link Client.discovery}) that skips the probe. */
+  discovery?: DiscoveryVerdict;
+  /** How long the `server/discover` probe waits before taking silence as "legacy" (5 s). */
+  probeTimeoutMs?: number;
+  /** Most rounds of a multi round-trip request before giving up (10). */
+  maxInputRounds?: number;
+  /**
+   * In the modern era, open a `subscriptions/listen` stream for the list changes the server
+   * advertises (default true), so the same events arrive as in the legacy era.
+   */
+  listen?: boolean;
+  /**
+   * Accept tasks in the modern era: declares the `io.modelcontextprotocol/tasks` extension, so a
+   * server may answer a long call with a task, which `callTool()` then waits for (default false).
+   */
+  tasks?: boolean;
+}
+
+/**
+ * Options of {@link Client.waitForTask}.
+ *
+ * @example
+ * ```ts ignore
+ * await client.waitForTask(taskId, { onTaskStatus: (task) => console.error(task.status) });
+ * ```
+ */
+export interface TaskWaitOptions extends RequestOptions {
+  /** Receives each state of the task. */
+  onTaskStatus?: (task: TaskInfo) => void;
+}
+
+/**
+ * Options of {@link Client.callTool}.
+ *
+ * @example Running a long tool as a task
+ * ```ts ignore
+ * const result = await client.callTool("build", {}, {
+ *   task: { ttlMs: 600_000 },
+ *   onTaskStatus: (task) => console.error(task.status, task.statusMessage ?? ""),
+ * });
+ * ```
+ */
+export interface CallToolOptions extends RequestOptions {
+  /**
+   * Ask for task execution (2025-11-25 task augmentation, with an optional retention time). Tools
+   * whose `execution.taskSupport` is `"required"` always run as tasks. In the modern era the
+   * server decides, when the client was connected with `tasks: true`.
+   */
+  task?: boolean | { ttlMs?: number };
+  /** Receives each state of the task while `callTool()` waits for it. */
+  onTaskStatus?: (task: TaskInfo) => void;
+}
+
+/**
+ * The events a {@link Client} emits.
+ *
+ * @example
+ * ```ts ignore
+ * client.on("toolsListChanged", () => refresh());
+ * client.on("log", (message) => console.error(`[${message.level}]`, message.data));
+ * ```
+ */
+export interface ClientEvents {
+  /** The server's tool list changed. */
+  toolsListChanged: undefined;
+  /** The server's prompt list changed. */
+  promptsListChanged: undefined;
+  /** The server's resource list changed. */
+  resourcesListChanged: undefined;
+  /** A subscribed resource changed. */
+  resourceUpdated: { uri: string };
+  /** The server logged a message. */
+  log: LogMessage;
+  /** The connection ended, with the reason. */
+  close: Error;
+}
+
+/**
+ * Options of requests whose results may be cached (lists and `readResource`).
+ *
+ * @example
+ * ```ts ignore
+ * const fresh = await client.listTools({ bypassCache: true });
+ * ```
+ */
+export interface CacheOptions extends RequestOptions {
+  /** Ask the server even when a fresh cached result exists. */
+  bypassCache?: boolean;
+}
+
+/** Options of list calls that walk every page. */
+export interface ListOptions extends CacheOptions {
+  /** Most pages to walk (the client's `maxPages`, default 64). */
+  maxPages?: number;
+}
+
+/** Options of list calls that fetch exactly one page. */
+export interface PageOptions extends CacheOptions {
+  /** The cursor of the page; `undefined` for the first page. */
+  cursor: string | undefined;
+}
+
+/**
+ * One raw page of a list result.
+ *
+ * @example
+ * ```ts ignore
+ * const page: ListPage<Tool> = await client.listTools({ cursor: undefined });
+ * console.log(page.items.length, page.nextCursor);
+ * ```
+ */
+export interface ListPage<T> {
+  /** The page's items. */
+  items: T[];
+  /** The cursor of the next page, if there is one. */
+  nextCursor?: string;
+  /** The raw result, with any other fields the server sent. */
+  result: JsonObject;
+}
