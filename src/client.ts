@@ -88,6 +88,7 @@ export class Client implements AsyncDisposable {
   #roots: RootsOption | undefined;
   /** What negotiation found; `serverInfo` then follows the latest modern result carrying it. */
   #server: Negotiated = notNegotiated();
+  #contextOfEra: (CallContext & ModernContext & ListContext) | undefined;
   #logLevel: LoggingLevel | undefined;
 
   private constructor(transport: Transport, options: ClientOptions) {
@@ -156,6 +157,7 @@ export class Client implements AsyncDisposable {
       label: () => this.#label(),
       onVersion: (version) => this.#transport.setProtocolVersion?.(version),
     });
+    this.#contextOfEra = undefined; // anything built during negotiation saw no era yet
     if (this.#server.era === "modern") {
       await this.#listener.start(this.#server.capabilities, this.#options.listen ?? true);
     }
@@ -318,8 +320,15 @@ export class Client implements AsyncDisposable {
     return await waitForTask(this.#context(), await this.getTask(taskId, options), options);
   }
 
-  /** What the private modules need of the client, as it is now. */
+  /**
+   * What the private modules need of the client: built once per negotiated era (it is on the path
+   * of every call), since nothing in it changes afterwards.
+   */
   #context(): CallContext & ModernContext & ListContext {
+    return this.#contextOfEra ??= this.#newContext();
+  }
+
+  #newContext(): CallContext & ModernContext & ListContext {
     return {
       era: this.#server.era,
       tools: this.#tools,
