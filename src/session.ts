@@ -10,20 +10,19 @@ import {
   CancelledError,
   ConnectionClosedError,
   type Diagnostic,
-  McpError,
-  mcpErrorFrom,
   TransportError,
 } from "./errors.ts";
-import {
-  ErrorCode,
-  type JsonObject,
-  type JsonRpcMessage,
-  type JsonRpcNotification,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-  type RequestId,
+import type {
+  JsonObject,
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  RequestId,
 } from "./jsonrpc.ts";
 import type { Transport } from "./transport/transport.ts";
+import { Incoming } from "./_incoming.ts";
+import { Outgoing } from "./_outgoing.ts";
 import { PendingRequest } from "./_pending.ts";
 
 /** The default per-request timeout: 60 s. */
@@ -148,19 +147,16 @@ export interface SessionOptions {
 export class Session implements AsyncDisposable {
   readonly #transport: Transport;
   readonly #options: SessionOptions;
-  readonly #pending = new Map<RequestId, PendingRequest>();
-  readonly #handlers = new Map<string, RequestHandler>();
-  readonly #listeners = new Map<string, Set<(params: JsonObject) => void>>();
-  readonly #incoming = new Map<RequestId, AbortController>();
+  /** Our requests awaiting an answer, with their one deadline timer. */
+  readonly #outgoing = new Outgoing((diagnostic) => this.#diagnose(diagnostic));
+  /** The peer's side: its requests and notifications. */
+  readonly #incoming: Incoming;
   readonly #writer: WritableStreamDefaultWriter<JsonRpcMessage>;
   readonly #loop: Promise<void>;
   #nextId = 1;
   #closedReason: Error | undefined;
   #transportClosed: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
-  /** One timer for every pending request, due at the earliest deadline. */
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #timerAt = Infinity;
 
   /**
    * Starts reading from a transport that is already started.
@@ -179,11 +175,13 @@ export class Session implements AsyncDisposable {
   constructor(transport: Transport, options: SessionOptions = {}) {
     this.#transport = transport;
     this.#options = options;
-    transport.onRequestError = (id, error) => this.#pending.get(id)?.fail(error);
+    transport.onRequestError = (id, error) => this.#outgoing.get(id)?.fail(error);
     this.#writer = transport.writable.getWriter();
-    this.#handlers.set("ping", () => ({}));
-    this.#listeners.set("notifications/cancelled", new Set([(p) => this.#onCancelled(p)]));
-    this.#listeners.set("notifications/progress", new Set([(p) => this.#onProgress(p)]));
+    this.#incoming = new Incoming({
+      respond: (response) => this.#respond(response),
+      diagnose: (diagnostic) => this.#diagnose(diagnostic),
+    });
+    this.#incoming.listen("notifications/progress", (p) => this.#outgoing.progress(p));
     this.#loop = this.#read(transport.readable.getReader());
   }
 
@@ -194,7 +192,7 @@ export class Session implements AsyncDisposable {
 
   /** How many requests await an answer. */
   get pendingCount(): number {
-    return this.#pending.size;
+    return this.#outgoing.size;
   }
 
   /**
@@ -230,7 +228,7 @@ export class Session implements AsyncDisposable {
         onProgress: options.onProgress,
         resolve,
         reject,
-        onSettle: () => this.#pending.delete(id),
+        onSettle: () => this.#outgoing.delete(id),
         onGiveUp: (reason) => {
           // The spec forbids cancelling initialize; for the rest, tell the server to stop work.
           if (method !== "initialize") {
@@ -238,8 +236,7 @@ export class Session implements AsyncDisposable {
           }
         },
       });
-      this.#pending.set(id, pending);
-      this.#arm(pending.deadline);
+      this.#outgoing.add(pending);
       this.#send(message).catch((error) => pending.fail(this.#asClosed(error)));
     });
   }
@@ -247,29 +244,6 @@ export class Session implements AsyncDisposable {
   /** Every message goes out one way, so that their order is kept. */
   #send(message: JsonRpcMessage): Promise<void> {
     return this.#transport.send ? this.#transport.send(message) : this.#writer.write(message);
-  }
-
-  /**
-   * Makes sure the timer fires by `at`. Deadlines are mostly increasing (one default timeout), so
-   * this is usually a comparison. The timer is not cleared when requests settle: it fires once
-   * per timeout period at most, finds nothing, and goes away.
-   */
-  #arm(at: number): void {
-    if (at >= this.#timerAt || at === Infinity) return;
-    clearTimeout(this.#timer);
-    this.#timerAt = at;
-    this.#timer = setTimeout(() => this.#sweep(), Math.max(0, at - Date.now()));
-  }
-
-  #sweep(): void {
-    this.#timer = undefined;
-    this.#timerAt = Infinity;
-    const now = Date.now();
-    let next = Infinity;
-    for (const pending of [...this.#pending.values()]) {
-      if (!pending.expire(now)) next = Math.min(next, pending.deadline);
-    }
-    this.#arm(next);
   }
 
   /** Sends a notification. */
@@ -285,15 +259,12 @@ export class Session implements AsyncDisposable {
 
   /** Installs the handler for incoming requests of one method, replacing any other. */
   setRequestHandler(method: string, handler: RequestHandler): void {
-    this.#handlers.set(method, handler);
+    this.#incoming.setHandler(method, handler);
   }
 
   /** Adds a listener for incoming notifications of one method; returns a function removing it. */
   onNotification(method: string, listener: (params: JsonObject) => void): () => void {
-    let set = this.#listeners.get(method);
-    if (!set) this.#listeners.set(method, set = new Set());
-    set.add(listener);
-    return () => set.delete(listener);
+    return this.#incoming.listen(method, listener);
   }
 
   /** Rejects every pending request, closes the transport and waits until all is released. */
@@ -333,95 +304,16 @@ export class Session implements AsyncDisposable {
 
   #dispatch(message: JsonRpcMessage): void {
     if ("method" in message) {
-      if ("id" in message) this.#onRequest(message as JsonRpcRequest);
-      else this.#emit(message.method, message.params ?? {});
+      if ("id" in message) this.#incoming.handle(message as JsonRpcRequest);
+      else this.#incoming.deliver(message.method, message.params ?? {});
       return;
     }
-    this.#onResponse(message);
-  }
-
-  #onResponse(response: JsonRpcResponse): void {
-    const id = response.id;
-    const pending = id === undefined || id === null ? undefined : this.#pending.get(id);
-    if (!pending) {
-      this.#diagnose({
-        kind: "unknown-response",
-        message: id === undefined || id === null
-          ? "Dropped an error response without an id"
-          : `Dropped a response for unknown or already answered request id ${JSON.stringify(id)}`,
-        data: JSON.stringify(response).slice(0, 200),
-      });
-      return;
-    }
-    if ("error" in response) {
-      const { code, message, data } = response.error;
-      pending.fail(mcpErrorFrom(code, message, data));
-    } else {
-      pending.succeed(response.result);
-    }
-  }
-
-  #onRequest(request: JsonRpcRequest): void {
-    const handler = this.#handlers.get(request.method);
-    if (!handler) {
-      this.#respond({
-        jsonrpc: "2.0",
-        id: request.id,
-        error: { code: ErrorCode.MethodNotFound, message: `Method not found: ${request.method}` },
-      });
-      return;
-    }
-    const controller = new AbortController();
-    this.#incoming.set(request.id, controller);
-    const context = { id: request.id, method: request.method, signal: controller.signal };
-    Promise.resolve()
-      .then(() => handler(request.params ?? {}, context))
-      .then(
-        (result): JsonRpcResponse => ({ jsonrpc: "2.0", id: request.id, result }),
-        (error): JsonRpcResponse => ({ jsonrpc: "2.0", id: request.id, error: toWire(error) }),
-      )
-      .then((response) => {
-        this.#incoming.delete(request.id);
-        // A cancelled request gets no answer (spec: basic/utilities/cancellation).
-        if (!controller.signal.aborted) this.#respond(response);
-      });
+    this.#outgoing.answer(message);
   }
 
   #respond(response: JsonRpcResponse): void {
     if (this.#closedReason) return;
     this.#send(response).catch(() => {});
-  }
-
-  #emit(method: string, params: JsonObject): void {
-    const listeners = this.#listeners.get(method);
-    if (!listeners) return;
-    for (const listener of listeners) {
-      try {
-        listener(params);
-      } catch (error) {
-        this.#diagnose({
-          kind: "notification-handler-failed",
-          message: `A listener for ${method} threw: ${(error as Error)?.message ?? error}`,
-        });
-      }
-    }
-  }
-
-  #onCancelled(params: JsonObject): void {
-    const id = params.requestId as RequestId;
-    this.#incoming.get(id)?.abort(
-      new CancelledError(String(id), typeof params.reason === "string" ? params.reason : undefined),
-    );
-  }
-
-  #onProgress(params: JsonObject): void {
-    const token = params.progressToken as RequestId;
-    if (typeof params.progress !== "number") return;
-    this.#pending.get(token)?.progress({
-      progress: params.progress,
-      ...(typeof params.total === "number" ? { total: params.total } : {}),
-      ...(typeof params.message === "string" ? { message: params.message } : {}),
-    });
   }
 
   #diagnose(diagnostic: Diagnostic): void {
@@ -443,11 +335,8 @@ export class Session implements AsyncDisposable {
   #terminate(reason: Error): void {
     if (this.#closedReason) return;
     this.#closedReason = reason;
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    for (const pending of [...this.#pending.values()]) pending.fail(reason);
-    for (const controller of this.#incoming.values()) controller.abort(reason);
-    this.#incoming.clear();
+    this.#outgoing.failAll(reason);
+    this.#incoming.abortAll(reason);
     this.#writer.releaseLock();
     this.#transportClosed = this.#transport.close();
     try {
@@ -456,16 +345,4 @@ export class Session implements AsyncDisposable {
       // the session is closing anyway
     }
   }
-}
-
-function toWire(error: unknown): { code: number; message: string; data?: unknown } {
-  if (error instanceof McpError) {
-    return error.data === undefined
-      ? { code: error.code, message: error.message }
-      : { code: error.code, message: error.message, data: error.data };
-  }
-  return {
-    code: ErrorCode.InternalError,
-    message: error instanceof Error ? error.message : String(error),
-  };
 }
