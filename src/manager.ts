@@ -10,7 +10,6 @@ import { Emitter } from "./_emitter.ts";
 import type { Client } from "./client.ts";
 import type { ServerConfig } from "./config.ts";
 import type { ManagerStats } from "./stats.ts";
-import type { RequestOptions } from "./session.ts";
 import type {
   CallToolResult,
   CompleteResult,
@@ -18,14 +17,14 @@ import type {
   GetPromptResult,
   ReadResourceResult,
 } from "./types.ts";
+import { CallRouter } from "./manager/_calls.ts";
 import { Registry } from "./manager/_registry.ts";
 import { type ListKind, ManagedServer } from "./manager/_server.ts";
 import { DEFAULT_WINDOW_MS, serverStats } from "./manager/_stats.ts";
 import { applyServers } from "./manager/_diff.ts";
 import { type ServerSettings, settingsOf } from "./manager/_settings.ts";
 import { followConfig } from "./manager/_watch.ts";
-import { requestOptions, statusOf } from "./manager/_status.ts";
-import { ServerUnavailableError, UnknownToolError } from "./manager/errors.ts";
+import { statusOf } from "./manager/_status.ts";
 import type {
   ConfigWatcher,
   ManagedPrompt,
@@ -68,6 +67,8 @@ export class ServerManager implements AsyncDisposable {
   readonly #options: ManagerOptions;
   readonly #events: Emitter<ManagerEvents>;
   readonly #registry = new Registry(() => [...this.#servers.values()]);
+  /** Where tool, prompt, resource and completion calls go (manager/_calls.ts). */
+  readonly #calls = new CallRouter(this.#servers, this.#registry);
   readonly #watchers = new Set<ConfigWatcher>();
   #closing: Promise<void> | undefined;
 
@@ -94,12 +95,6 @@ export class ServerManager implements AsyncDisposable {
     listener: (payload: ManagerEvents[K]) => void,
   ): () => void {
     return this.#events.on(event, listener);
-  }
-
-  #server(name: string): ManagedServer {
-    const server = this.#servers.get(name);
-    if (!server) throw new ServerUnavailableError(name, "unknown");
-    return server;
   }
 
   #add(name: string, config: ServerConfig): ManagedServer {
@@ -169,7 +164,7 @@ export class ServerManager implements AsyncDisposable {
    * stays open, so enabling it again is instant.
    */
   async toggle(name: string, enabled: boolean): Promise<void> {
-    await this.#server(name).setEnabled(enabled);
+    await this.#calls.server(name).setEnabled(enabled);
   }
 
   /** Every visible tool of every enabled server, by server name then in server order. */
@@ -240,21 +235,7 @@ export class ServerManager implements AsyncDisposable {
     third?: Record<string, unknown> | ManagerCallOptions,
     fourth?: ManagerCallOptions,
   ): Promise<CallToolResult> {
-    if (typeof second === "string") {
-      return await this.#server(first).callTool(
-        second,
-        (third ?? {}) as Record<string, unknown>,
-        fourth ?? {},
-      );
-    }
-    // Hidden entries resolve too, so that a denied or disabled tool gets the precise refusal.
-    const entry = this.#registry.findTool(first);
-    if (!entry) throw new UnknownToolError(first);
-    return await entry.server.callTool(
-      entry.item.name,
-      second ?? {},
-      (third ?? {}) as ManagerCallOptions,
-    );
+    return await this.#calls.callTool(first, second, third, fourth);
   }
 
   /** Renders a prompt by its qualified name. */
@@ -263,13 +244,7 @@ export class ServerManager implements AsyncDisposable {
     args: Record<string, string> = {},
     options: ManagerCallOptions = {},
   ): Promise<GetPromptResult> {
-    const entry = this.#registry.findPrompt(qualifiedName);
-    if (!entry) throw new UnknownToolError(qualifiedName, "prompt");
-    return await this.#using(
-      entry.server,
-      options,
-      (client, request) => client.getPrompt(entry.item.name, args, request),
-    );
+    return await this.#calls.getPrompt(qualifiedName, args, options);
   }
 
   /** Reads a resource from the server that offers it. */
@@ -285,16 +260,7 @@ export class ServerManager implements AsyncDisposable {
     second?: string | ManagerCallOptions,
     third?: ManagerCallOptions,
   ): Promise<ReadResourceResult> {
-    const named = typeof second === "string";
-    const uri = named ? second : first;
-    const options = (named ? third : second) ?? {};
-    const server = named ? this.#server(first) : this.#registry.resourceOwner(uri);
-    if (!server) throw new UnknownToolError(uri, "resource");
-    return await this.#using(
-      server,
-      options,
-      (client, request) => client.readResource(uri, request),
-    );
+    return await this.#calls.readResource(first, second, third);
   }
 
   /**
@@ -314,14 +280,7 @@ export class ServerManager implements AsyncDisposable {
     argument: { name: string; value: string },
     options: ManagerCallOptions & { context?: Record<string, string> } = {},
   ): Promise<CompleteResult> {
-    const [server, local] = this.#registry.completionTarget(ref);
-    const { context, ...rest } = options;
-    return await this.#using(
-      server,
-      rest,
-      (client, request) =>
-        client.complete(local, argument, { ...request, ...(context ? { context } : {}) }),
-    );
+    return await this.#calls.complete(ref, argument, options);
   }
 
   /**
@@ -335,35 +294,12 @@ export class ServerManager implements AsyncDisposable {
    * ```
    */
   async subscribeResource(uri: string, options: ManagerCallOptions = {}): Promise<void> {
-    const server = this.#registry.resourceOwner(uri);
-    if (!server) throw new UnknownToolError(uri, "resource");
-    await this.#using(server, options, (client, request) => client.subscribeResource(uri, request));
-    server.subscriptions.add(uri);
+    await this.#calls.subscribeResource(uri, options);
   }
 
   /** Stops watching a resource; a server that went away is forgotten quietly. */
   async unsubscribeResource(uri: string, options: ManagerCallOptions = {}): Promise<void> {
-    const server = [...this.#servers.values()].find((s) => s.subscriptions.has(uri));
-    if (!server) return;
-    server.subscriptions.delete(uri);
-    if (server.phase !== "ready") return; // a new connection will not subscribe again
-    await this.#using(
-      server,
-      options,
-      (client, request) => client.unsubscribeResource(uri, request),
-    );
-  }
-
-  /** Runs a request on a server's client, waiting for a reconnection as a tool call does. */
-  #using<T>(
-    server: ManagedServer,
-    options: ManagerCallOptions,
-    work: (client: Client, request: RequestOptions) => Promise<T>,
-  ): Promise<T> {
-    return server.use(async () => {
-      const { client } = await server.acquire(options);
-      return await work(client, requestOptions(options));
-    });
+    await this.#calls.unsubscribeResource(uri, options);
   }
 
   /** The state of every server, in the order they were added. */

@@ -1,0 +1,145 @@
+// Manager calls routed to their server: a tool or prompt by qualified name or by server and name,
+// a resource by URI to the server that offers it, each run on that server's client and waiting
+// for a reconnection as a tool call does.
+
+import type { Client } from "../client.ts";
+import type { RequestOptions } from "../session.ts";
+import type {
+  CallToolResult,
+  CompleteResult,
+  CompletionReference,
+  GetPromptResult,
+  ReadResourceResult,
+} from "../types.ts";
+import type { Registry } from "./_registry.ts";
+import type { ManagedServer } from "./_server.ts";
+import { requestOptions } from "./_status.ts";
+import { ServerUnavailableError, UnknownToolError } from "./errors.ts";
+import type { ManagerCallOptions } from "./types.ts";
+
+/**
+ * The calls of `ServerManager`, after its overloads. Methods that return a promise without
+ * awaiting may throw instead of rejecting: the manager's async methods await them, which turns
+ * either into a rejection.
+ */
+export class CallRouter {
+  readonly #servers: ReadonlyMap<string, ManagedServer>;
+  readonly #registry: Registry;
+
+  /** Routes among `servers`, the manager's own map as it changes, named by `registry`. */
+  constructor(servers: ReadonlyMap<string, ManagedServer>, registry: Registry) {
+    this.#servers = servers;
+    this.#registry = registry;
+  }
+
+  /** The server of that name; throws {@link ServerUnavailableError} if there is none. */
+  server(name: string): ManagedServer {
+    const server = this.#servers.get(name);
+    if (!server) throw new ServerUnavailableError(name, "unknown");
+    return server;
+  }
+
+  /** By server and tool name when `second` is a string, else by qualified name. */
+  callTool(
+    first: string,
+    second?: string | Record<string, unknown>,
+    third?: Record<string, unknown> | ManagerCallOptions,
+    fourth?: ManagerCallOptions,
+  ): Promise<CallToolResult> {
+    if (typeof second === "string") {
+      return this.server(first).callTool(
+        second,
+        (third ?? {}) as Record<string, unknown>,
+        fourth ?? {},
+      );
+    }
+    // Hidden entries resolve too, so that a denied or disabled tool gets the precise refusal.
+    const entry = this.#registry.findTool(first);
+    if (!entry) throw new UnknownToolError(first);
+    return entry.server.callTool(
+      entry.item.name,
+      second ?? {},
+      (third ?? {}) as ManagerCallOptions,
+    );
+  }
+
+  getPrompt(
+    qualifiedName: string,
+    args: Record<string, string>,
+    options: ManagerCallOptions,
+  ): Promise<GetPromptResult> {
+    const entry = this.#registry.findPrompt(qualifiedName);
+    if (!entry) throw new UnknownToolError(qualifiedName, "prompt");
+    return this.#using(
+      entry.server,
+      options,
+      (client, request) => client.getPrompt(entry.item.name, args, request),
+    );
+  }
+
+  /** From server `first` when `second` is a string (the URI), else from whoever offers `first`. */
+  readResource(
+    first: string,
+    second?: string | ManagerCallOptions,
+    third?: ManagerCallOptions,
+  ): Promise<ReadResourceResult> {
+    const named = typeof second === "string";
+    const uri = named ? second : first;
+    const options = (named ? third : second) ?? {};
+    const server = named ? this.server(first) : this.#registry.resourceOwner(uri);
+    if (!server) throw new UnknownToolError(uri, "resource");
+    return this.#using(
+      server,
+      options,
+      (client, request) => client.readResource(uri, request),
+    );
+  }
+
+  complete(
+    ref: CompletionReference,
+    argument: { name: string; value: string },
+    options: ManagerCallOptions & { context?: Record<string, string> },
+  ): Promise<CompleteResult> {
+    const [server, local] = this.#registry.completionTarget(ref);
+    const { context, ...rest } = options;
+    return this.#using(
+      server,
+      rest,
+      (client, request) =>
+        client.complete(local, argument, { ...request, ...(context ? { context } : {}) }),
+    );
+  }
+
+  /** Subscribes, then keeps `uri` among the server's subscriptions to renew on reconnection. */
+  async subscribeResource(uri: string, options: ManagerCallOptions): Promise<void> {
+    const server = this.#registry.resourceOwner(uri);
+    if (!server) throw new UnknownToolError(uri, "resource");
+    await this.#using(server, options, (client, request) => client.subscribeResource(uri, request));
+    server.subscriptions.add(uri);
+  }
+
+  /** Forgets `uri`, and unsubscribes if its server is connected. */
+  async unsubscribeResource(uri: string, options: ManagerCallOptions): Promise<void> {
+    const server = [...this.#servers.values()].find((s) => s.subscriptions.has(uri));
+    if (!server) return;
+    server.subscriptions.delete(uri);
+    if (server.phase !== "ready") return; // a new connection will not subscribe again
+    await this.#using(
+      server,
+      options,
+      (client, request) => client.unsubscribeResource(uri, request),
+    );
+  }
+
+  /** Runs a request on a server's client, waiting for a reconnection as a tool call does. */
+  #using<T>(
+    server: ManagedServer,
+    options: ManagerCallOptions,
+    work: (client: Client, request: RequestOptions) => Promise<T>,
+  ): Promise<T> {
+    return server.use(async () => {
+      const { client } = await server.acquire(options);
+      return await work(client, requestOptions(options));
+    });
+  }
+}
