@@ -54,8 +54,6 @@ export async function post(
   const body = JSON.stringify(message);
   let renewed = false;
   for (let attempt = 0;; attempt++) {
-    // Sent during a renewal, a request would carry no session id: wait for the new one.
-    if (session.renewing) await session.renewing;
     if (gated) {
       const queued = link.gate.enter();
       if (queued) {
@@ -66,9 +64,13 @@ export async function post(
         }
       }
     }
-    const sessionId = channel.sessionId;
+    let sessionId: string | undefined;
     let response: Response;
     try {
+      // Sent during a renewal, a request would carry no session id: wait for the new one. This
+      // comes after the wait for a slot, during which a renewal may have begun.
+      if (session.renewing) await session.renewing;
+      sessionId = channel.sessionId;
       response = await channel.request("POST", message, body);
     } finally {
       // The slot is held until the headers arrive: a stream that follows does not keep it.
