@@ -289,12 +289,13 @@ export class Client implements AsyncDisposable {
    * validated; a mismatch raises {@link ValidationError}. A result with `isError` is returned,
    * not thrown: the tool ran and reported a failure.
    */
-  async callTool(
+  callTool(
     name: string,
     args: Record<string, unknown> = {},
     options: CallToolOptions = {},
   ): Promise<CallToolResult> {
-    return await invokeTool(this.#context(), name, args, options);
+    // Not async itself: invokeTool is, and one more layer costs ticks on the hottest path.
+    return invokeTool(this.#context(), name, args, options);
   }
 
   /** The current state of a task. */
