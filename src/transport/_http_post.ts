@@ -77,16 +77,21 @@ export async function post(
       if (gated) link.gate.leave();
     }
     if (response.status === 404 && sessionId !== undefined && method !== "initialize") {
-      await response.body?.cancel();
+      // The renewal starts before anything is awaited, so that the requests let through by the
+      // slot just freed wait for the new session instead of trying the expired one.
+      const renewal = limits.reinitializeOnExpiry && !renewed
+        ? session.renew(sessionId)
+        : undefined;
+      await response.body?.cancel().catch(() => {});
       if (!limits.reinitializeOnExpiry) {
         throw new SessionExpiredError(
           `Session expired: the server answered 404 to ${method ?? "a response"}`,
         );
       }
-      if (renewed) {
+      if (!renewal) {
         throw new SessionExpiredError("Session expired again right after a new one was started");
       }
-      await session.renew(sessionId);
+      await renewal;
       // An answer to a request of the old session means nothing to the new one.
       if (method === undefined) {
         throw new SessionExpiredError("Session expired before the answer could be delivered");

@@ -9,6 +9,7 @@ import {
   TransportError,
 } from "../../mod.ts";
 import { connectChecked, rejectsWith } from "../_helpers.ts";
+import { connect as connectFake, serve as serveFake, sessionOf } from "./_streamable_fixture.ts";
 
 type Json = Record<string, unknown>;
 
@@ -176,6 +177,20 @@ Deno.test("a request cancelled while it waits for a slot is never sent", async (
   await first;
   await fx.client.callTool("echo", {});
   assert.deepStrictEqual(server.calls, ["hold", "echo"]);
+});
+
+Deno.test("requests queued behind one that finds its session expired go out in the new session", async () => {
+  await using server = serveFake({ expire: { method: "tools/call", times: 1 } });
+  await using fx = await connectFake(server.url, { maxConcurrentRequests: 1 });
+  const first = sessionOf(fx);
+  const texts = ["a", "b", "c", "d"];
+  const results = await Promise.all(texts.map((text) => fx.client.callTool("echo", { text })));
+  assert.deepStrictEqual(results.map((r) => r.content[0]?.text), texts);
+  const second = sessionOf(fx);
+  assert.ok(second && second !== first);
+  // The expired call once in each session; every other call once, in the new one.
+  const calls = server.log.filter((r) => r.rpc === "tools/call");
+  assert.deepStrictEqual(calls.map((r) => r.session), [first, second, second, second, second]);
 });
 
 Deno.test("closing fails the requests still waiting for a slot", async () => {
