@@ -11,6 +11,9 @@ interface Waiter {
   reject(reason: unknown): void;
 }
 
+/** The default of `maxConcurrentRequests`. */
+export const DEFAULT_MAX_CONCURRENT_REQUESTS = 32;
+
 /** A first-come, first-served limit on requests in flight. */
 export class RequestGate {
   readonly #limit: number;

@@ -14,6 +14,7 @@ import {
 import { type JsonRpcMessage, type RequestId, toMessage } from "../jsonrpc.ts";
 import { preview } from "./_framing.ts";
 import { checkedHeaders, displayUrl, endpointUrl, sseEvents, statusError } from "./_http.ts";
+import { concurrencyLimit, DEFAULT_MAX_CONCURRENT_REQUESTS, RequestGate } from "./_http_gate.ts";
 import { within } from "./_process.ts";
 import { fetchWithinOrigin } from "./_redirect.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./stdio.ts";
@@ -41,6 +42,11 @@ export interface SseTransportOptions {
   maxMessageBytes?: number;
   /** How long to wait for the `endpoint` event (default 10 s). */
   endpointTimeoutMs?: number;
+  /**
+   * Requests whose POST may be in flight at once (default 32; `Infinity` for no limit). Later
+   * ones queue in order; answers and notifications never queue.
+   */
+  maxConcurrentRequests?: number;
   /** Receives non-fatal oddities. */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
 }
@@ -69,6 +75,10 @@ export class SseTransport implements Transport {
   readonly #fetch: typeof fetch;
   readonly #abort = new AbortController();
   readonly #tasks = new Set<Promise<unknown>>();
+  readonly #gate: RequestGate;
+  /** Requests waiting for a slot, and those of them the session has cancelled meanwhile. */
+  readonly #queued = new Set<RequestId>();
+  readonly #cancelled = new Set<RequestId>();
   #incoming!: ReadableStreamDefaultController<JsonRpcMessage>;
   #endpoint: URL | undefined;
   #starting: Promise<void> | undefined;
@@ -89,6 +99,10 @@ export class SseTransport implements Transport {
     this.#url = endpointUrl(options.url, "SSE URL");
     this.#headers = checkedHeaders(options.headers, "headers");
     this.#fetch = options.fetch ?? fetch;
+    this.#gate = new RequestGate(
+      concurrencyLimit(options.maxConcurrentRequests, DEFAULT_MAX_CONCURRENT_REQUESTS),
+      this.#abort.signal,
+    );
     this.readable = new ReadableStream({
       start: (controller) => void (this.#incoming = controller),
     });
@@ -214,17 +228,43 @@ export class SseTransport implements Transport {
   #write(message: JsonRpcMessage): void {
     if (this.#closing) throw new ConnectionClosedError("Cannot send: the transport is closed");
     if (!this.#endpoint) throw new TransportError("Cannot send: the transport is not started");
+    if ("method" in message && message.method === "notifications/cancelled") {
+      const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+      if (id !== undefined && this.#queued.has(id)) this.#cancelled.add(id);
+    }
     this.#track(this.#post(this.#endpoint, message));
   }
 
   async #post(endpoint: URL, message: JsonRpcMessage): Promise<void> {
+    // Only requests take a slot: an answer or a notification may be what the server waits for.
+    const id = "method" in message && "id" in message ? message.id : undefined;
     try {
-      const response = await fetchWithinOrigin(this.#fetch, endpoint, {
-        method: "POST",
-        headers: await this.#headersFor(message, "application/json, text/event-stream"),
-        body: JSON.stringify(message),
-        signal: this.#abort.signal,
-      });
+      if (id !== undefined) {
+        const queued = this.#gate.enter();
+        if (queued) {
+          this.#queued.add(id);
+          try {
+            await queued;
+          } finally {
+            this.#queued.delete(id);
+          }
+          if (this.#cancelled.delete(id)) {
+            this.#gate.leave(); // cancelled while it waited: never sent
+            return;
+          }
+        }
+      }
+      let response: Response;
+      try {
+        response = await fetchWithinOrigin(this.#fetch, endpoint, {
+          method: "POST",
+          headers: await this.#headersFor(message, "application/json, text/event-stream"),
+          body: JSON.stringify(message),
+          signal: this.#abort.signal,
+        });
+      } finally {
+        if (id !== undefined) this.#gate.leave();
+      }
       if (!response.ok) throw await statusError(response, "POST", endpoint);
       await response.body?.cancel(); // the answer comes on the SSE stream
     } catch (error) {

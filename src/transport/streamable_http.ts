@@ -15,15 +15,13 @@ import {
 import { type JsonRpcMessage, type JsonRpcRequest, type RequestId, toMessage } from "../jsonrpc.ts";
 import { checkedHeaders, endpointUrl } from "./_http.ts";
 import { declaredVersion, HttpChannel, type HttpLink } from "./_http_channel.ts";
-import { concurrencyLimit, RequestGate } from "./_http_gate.ts";
+import { concurrencyLimit, DEFAULT_MAX_CONCURRENT_REQUESTS, RequestGate } from "./_http_gate.ts";
 import { RequestLedger } from "./_http_ledger.ts";
 import { ErrorBody, post, readJson } from "./_http_post.ts";
 import { SessionKeeper } from "./_http_session.ts";
 import { StreamKeeper } from "./_http_stream.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./stdio.ts";
 import type { Transport } from "./transport.ts";
-
-const DEFAULT_MAX_CONCURRENT_REQUESTS = 32;
 
 /**
  * Options of {@link StreamableHttpTransport}.

@@ -10,6 +10,8 @@ export interface LegacyOptions {
   silent?: boolean;
   /** Close the SSE stream when a tools/call for this tool arrives. */
   closeOnTool?: string;
+  /** Awaited before each tools/call POST is handled and accepted: lets a test hold POSTs. */
+  beforeCall?: (name: string) => Promise<void>;
 }
 
 type Json = Record<string, unknown>;
@@ -90,7 +92,11 @@ export function legacySseHandler(options: LegacyOptions = {}): (req: Request) =>
     if (req.method === "POST" && url.pathname === "/messages") {
       const session = url.searchParams.get("sessionId") ?? "";
       if (!streams.has(session)) return new Response("Unknown session", { status: 404 });
-      answer(session, await req.json());
+      const message = await req.json();
+      if (message.method === "tools/call" && options.beforeCall) {
+        await options.beforeCall(String(message.params?.name));
+      }
+      answer(session, message);
       return new Response("Accepted", { status: 202 });
     }
     await req.body?.cancel();

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  CancelledError,
   Client,
   ConnectionClosedError,
   HttpError,
@@ -134,4 +135,78 @@ Deno.test("HTTP transports reject non-HTTP URLs and bad headers before any reque
     () => new HttpTransport({ url: "http://127.0.0.1:1/mcp", headers: { "Bad Name": "x" } }),
     /Invalid header name "Bad Name"/,
   );
+});
+
+/** Holds each tools/call POST until `release()`, counting how many are held at once. */
+function holdingCalls() {
+  const held = new Set<() => void>();
+  const seen: string[] = [];
+  let peak = 0;
+  return {
+    held,
+    seen,
+    get peak() {
+      return peak;
+    },
+    beforeCall(name: string): Promise<void> {
+      seen.push(name);
+      const { promise, resolve } = Promise.withResolvers<void>();
+      held.add(resolve);
+      peak = Math.max(peak, held.size);
+      return promise.finally(() => held.delete(resolve));
+    },
+    release() {
+      for (const resolve of [...held]) resolve();
+    },
+    /** Lets every call go, so that the server can shut down even after a failed assertion. */
+    [Symbol.asyncDispose]() {
+      this.release();
+      return Promise.resolve();
+    },
+  };
+}
+
+/** Resolves when `check` holds; fails after 5 s instead of hanging. */
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let waited = 0; !check(); waited += 5) {
+    if (waited > 5_000) assert.fail(`Still waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+Deno.test("SseTransport keeps at most maxConcurrentRequests POSTs of requests in flight", async () => {
+  await using server = legacyServer({ beforeCall: (name) => hold.beforeCall(name) });
+  await using hold = holdingCalls();
+  const transport = new SseTransport({ url: `${server.url}/sse`, maxConcurrentRequests: 2 });
+  await using fx = await connectChecked(transport);
+  const calls = Promise.all(
+    ["a", "b", "c", "d"].map((text) => fx.client.callTool("echo", { text })),
+  );
+  calls.catch(() => {}); // awaited below; a failed wait must not leave it unhandled
+  for (let arrived = 2; arrived <= 4; arrived += 2) {
+    await until(() => hold.seen.length === arrived && hold.held.size === 2, `${arrived} calls`);
+    hold.release();
+  }
+  assert.deepStrictEqual((await calls).map(textOf), ["a", "b", "c", "d"]);
+  assert.equal(hold.peak, 2);
+});
+
+Deno.test("SseTransport never sends a request cancelled while it waited for a slot", async () => {
+  await using server = legacyServer({ beforeCall: (name) => hold.beforeCall(name) });
+  await using hold = holdingCalls();
+  const transport = new SseTransport({ url: `${server.url}/sse`, maxConcurrentRequests: 1 });
+  await using fx = await connectChecked(transport, { requestTimeoutMs: 5_000 });
+  const first = fx.client.callTool("echo", { text: "first" });
+  await until(() => hold.held.size === 1, "the first call to be held");
+  const abort = new AbortController();
+  const queued = fx.client.callTool("skipped", {}, { signal: abort.signal });
+  abort.abort();
+  await rejectsWith(queued, CancelledError);
+  hold.release();
+  assert.equal(textOf(await first), "first");
+  const last = fx.client.callTool("echo", { text: "last" });
+  await until(() => hold.held.size === 1, "the last call to be held");
+  hold.release();
+  assert.equal(textOf(await last), "last");
+  assert.deepStrictEqual(hold.seen, ["echo", "echo"]);
 });
