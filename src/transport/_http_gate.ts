@@ -11,6 +11,15 @@ interface Waiter {
   reject(reason: unknown): void;
 }
 
+/**
+ * Requests that never queue: liveness checks (`ping`, and `server/discover`, which stands in for
+ * it in the 2026-07-28 revision) must measure the server, not our queue, or a server busy with
+ * slow calls would look dead to a health check.
+ */
+export function takesSlot(method: string): boolean {
+  return method !== "ping" && method !== "server/discover";
+}
+
 /** The default of `maxConcurrentRequests`. */
 export const DEFAULT_MAX_CONCURRENT_REQUESTS = 32;
 

@@ -7,6 +7,7 @@ import type { JsonRpcErrorObject, JsonRpcMessage } from "../jsonrpc.ts";
 import { preview } from "./_framing.ts";
 import { backoffMs, displayUrl, readLimited, redact, retryAfterMs } from "./_http.ts";
 import type { HttpLink } from "./_http_channel.ts";
+import { takesSlot } from "./_http_gate.ts";
 import type { SessionKeeper } from "./_http_session.ts";
 import { sleep } from "./_process.ts";
 
@@ -50,7 +51,7 @@ export async function post(
   const { channel, limits } = link;
   const method = "method" in message ? message.method : undefined;
   // Only requests take a slot: an answer or a notification may be what the server waits for.
-  const gated = method !== undefined && "id" in message;
+  const gated = method !== undefined && "id" in message && takesSlot(method);
   const body = JSON.stringify(message);
   let renewed = false;
   for (let attempt = 0;; attempt++) {

@@ -14,7 +14,12 @@ import {
 import { type JsonRpcMessage, type RequestId, toMessage } from "../jsonrpc.ts";
 import { preview } from "./_framing.ts";
 import { checkedHeaders, displayUrl, endpointUrl, sseEvents, statusError } from "./_http.ts";
-import { concurrencyLimit, DEFAULT_MAX_CONCURRENT_REQUESTS, RequestGate } from "./_http_gate.ts";
+import {
+  concurrencyLimit,
+  DEFAULT_MAX_CONCURRENT_REQUESTS,
+  RequestGate,
+  takesSlot,
+} from "./_http_gate.ts";
 import { within } from "./_process.ts";
 import { fetchWithinOrigin } from "./_redirect.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./stdio.ts";
@@ -44,7 +49,8 @@ export interface SseTransportOptions {
   endpointTimeoutMs?: number;
   /**
    * Requests whose POST may be in flight at once (default 32; `Infinity` for no limit). Later
-   * ones queue in order; answers and notifications never queue.
+   * ones queue in order; answers, notifications and liveness checks (`ping`,
+   * `server/discover`) never queue.
    */
   maxConcurrentRequests?: number;
   /** Receives non-fatal oddities. */
@@ -237,7 +243,9 @@ export class SseTransport implements Transport {
 
   async #post(endpoint: URL, message: JsonRpcMessage): Promise<void> {
     // Only requests take a slot: an answer or a notification may be what the server waits for.
-    const id = "method" in message && "id" in message ? message.id : undefined;
+    const id = "method" in message && "id" in message && takesSlot(message.method)
+      ? message.id
+      : undefined;
     try {
       if (id !== undefined) {
         const queued = this.#gate.enter();

@@ -66,7 +66,7 @@ export interface StreamableHttpTransportOptions {
    * Requests that may wait for their response headers at once (default 32; `Infinity` for no
    * limit). Later ones queue in order, so that a burst of calls does not open a connection per
    * call. A request holds its slot only until the headers arrive, not while an SSE answer
-   * streams; answers and notifications never queue.
+   * streams; answers, notifications and liveness checks (`ping`, `server/discover`) never queue.
    */
   maxConcurrentRequests?: number;
   /** Receives non-fatal oddities. */

@@ -164,6 +164,17 @@ Deno.test("an answer to the server never waits behind the requests that fill the
   assert.equal(result.content[0]?.text, "answered");
 });
 
+Deno.test("a ping never waits behind the requests that fill the limit", async () => {
+  await using server = holdingServer();
+  await using fx = await connect(server.url, 1);
+  const held = fx.client.callTool("hold", {});
+  await until(() => server.held === 1, "the call to be held");
+  // A health check must see a live server, not our queue.
+  await fx.client.ping();
+  server.release();
+  assert.equal((await held).content[0]?.text, "hold");
+});
+
 Deno.test("a request cancelled while it waits for a slot is never sent", async () => {
   await using server = holdingServer();
   await using fx = await connect(server.url, 1);
