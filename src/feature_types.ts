@@ -1,0 +1,249 @@
+// The data types of the server features: tools (with their schemas and annotations), content,
+// resources and templates, prompts, and completion. Open types: unknown fields pass through.
+
+/** A JSON Schema object, kept exactly as the server sent it. */
+export type JsonSchema = Record<string, unknown>;
+
+/**
+ * Hints about a tool's behaviour. They are hints from the server, not guarantees.
+ *
+ * @example
+ * ```ts ignore
+ * if (tool.annotations?.destructiveHint) await confirm(`Run ${tool.name}?`);
+ * ```
+ */
+export interface ToolAnnotations {
+  /** Display name. */
+  title?: string;
+  /** Does not modify its environment. */
+  readOnlyHint?: boolean;
+  /** May perform destructive updates. */
+  destructiveHint?: boolean;
+  /** Calling again with the same arguments has no further effect. */
+  idempotentHint?: boolean;
+  /** Interacts with an open world of external entities. */
+  openWorldHint?: boolean;
+  /** Fields this client does not model pass through untouched. */
+  [key: string]: unknown;
+}
+
+/**
+ * A tool the server offers.
+ *
+ * @example
+ * ```ts ignore
+ * for (const tool of await client.listTools()) console.log(tool.name, tool.description);
+ * ```
+ */
+export interface Tool {
+  /** The name to call it by. */
+  name: string;
+  /** Display name. */
+  title?: string;
+  /** What it does. */
+  description?: string;
+  /** The JSON Schema of its arguments. */
+  inputSchema: JsonSchema;
+  /** The JSON Schema of its `structuredContent`, if it returns structured results. */
+  outputSchema?: JsonSchema;
+  /** Behaviour hints. */
+  annotations?: ToolAnnotations;
+  /** Fields this client does not model pass through untouched. */
+  [key: string]: unknown;
+}
+
+/**
+ * One piece of content in a tool result, prompt message or sampling message.
+ *
+ * @example
+ * ```ts ignore
+ * for (const item of result.content) if (item.type === "text") console.log(item.text);
+ * ```
+ */
+export interface Content {
+  /** `text`, `image`, `audio`, `resource_link` or `resource`. */
+  type: string;
+  /** The text of `text` content. */
+  text?: string;
+  /** Base64 data of `image` and `audio` content. */
+  data?: string;
+  /** The MIME type of `image` and `audio` content. */
+  mimeType?: string;
+  /** The URI of a `resource_link`. */
+  uri?: string;
+  /** The contents of an embedded `resource`. */
+  resource?: ResourceContents;
+  /** Fields this client does not model pass through untouched. */
+  [key: string]: unknown;
+}
+
+/**
+ * The result of `tools/call`.
+ *
+ * @example
+ * ```ts ignore
+ * const result = await client.callTool("add", { a: 1, b: 2 });
+ * console.log(result.structuredContent ?? result.content);
+ * ```
+ */
+export interface CallToolResult {
+  /** Unstructured content. */
+  content: Content[];
+  /** Structured content, validated against the tool's `outputSchema` when it has one. */
+  structuredContent?: unknown;
+  /** The tool failed; `content` says why. */
+  isError?: boolean;
+  /** Fields this client does not model pass through untouched. */
+  [key: string]: unknown;
+}
+
+/**
+ * A resource the server offers.
+ *
+ * @example
+ * ```ts ignore
+ * for (const resource of await client.listResources()) console.log(resource.uri);
+ * ```
+ */
+export interface Resource {
+  /** Its URI. */
+  uri: string;
+  /** Programmatic name. */
+  name: string;
+  /** Display name. */
+  title?: string;
+  /** What it is. */
+  description?: string;
+  /** Its MIME type. */
+  mimeType?: string;
+  /** Size in bytes, if known. */
+  size?: number;
+  /** Fields this client does not model pass through untouched. */
+  [key: string]: unknown;
+}
+
+/**
+ * A family of resources, addressed by an RFC 6570 URI template.
+ *
+ * @example
+ * ```ts ignore
+ * for (const template of await client.listResourceTemplates()) console.log(template.uriTemplate);
+ * ```
+ */
+export interface ResourceTemplate {
+  /** The URI template. */
+  uriTemplate: string;
+  /** Programmatic name. */
+  name: string;
+  /** Display name. */
+  title?: string;
+  /** What it is. */
+  description?: string;
+  /** The MIME type of matching resources. */
+  mimeType?: string;
+  /** Fields this client does not model pass through untouched. */
+  [key: string]: unknown;
+}
+
+/**
+ * The contents of a resource: `text` or base64 `blob`.
+ *
+ * @example
+ * ```ts ignore
+ * const { contents } = await client.readResource("file:///etc/hosts");
+ * console.log(contents[0]?.text);
+ * ```
+ */
+export interface ResourceContents {
+  /** The resource's URI. */
+  uri: string;
+  /** Its MIME type. */
+  mimeType?: string;
+  /** Text contents. */
+  text?: string;
+  /** Base64 binary contents. */
+  blob?: string;
+  /** Fields this client does not model pass through untouched. */
+  [key: string]: unknown;
+}
+
+/**
+ * The result of `resources/read`.
+ *
+ * @example
+ * ```ts ignore
+ * const result: ReadResourceResult = await client.readResource("fake://docs/readme");
+ * ```
+ */
+export interface ReadResourceResult {
+  /** One or more contents. */
+  contents: ResourceContents[];
+  /** Fields this client does not model pass through untouched. */
+  [key: string]: unknown;
+}
+
+/**
+ * A prompt template the server offers.
+ *
+ * @example
+ * ```ts ignore
+ * for (const prompt of await client.listPrompts()) console.log(prompt.name, prompt.arguments);
+ * ```
+ */
+export interface Prompt {
+  /** The name to get it by. */
+  name: string;
+  /** Display name. */
+  title?: string;
+  /** What it is for. */
+  description?: string;
+  /** Its arguments. */
+  arguments?: { name: string; description?: string; required?: boolean; [key: string]: unknown }[];
+  /** Fields this client does not model pass through untouched. */
+  [key: string]: unknown;
+}
+
+/**
+ * The result of `prompts/get`.
+ *
+ * @example
+ * ```ts ignore
+ * const { messages } = await client.getPrompt("greet", { name: "Ada" });
+ * ```
+ */
+export interface GetPromptResult {
+  /** A description of the rendered prompt. */
+  description?: string;
+  /** The messages. */
+  messages: { role: "user" | "assistant"; content: Content }[];
+  /** Fields this client does not model pass through untouched. */
+  [key: string]: unknown;
+}
+
+/**
+ * What `complete()` completes: a prompt argument or a resource template variable.
+ *
+ * @example
+ * ```ts
+ * import type { CompletionReference } from "@mcp-inspect/client";
+ * const ref: CompletionReference = { type: "ref/prompt", name: "greet" };
+ * ```
+ */
+export type CompletionReference =
+  | { type: "ref/prompt"; name: string }
+  | { type: "ref/resource"; uri: string };
+
+/**
+ * The result of `completion/complete`.
+ *
+ * @example
+ * ```ts ignore
+ * const { completion } = await client.complete({ type: "ref/prompt", name: "greet" }, { name: "style", value: "f" });
+ * ```
+ */
+export interface CompleteResult {
+  /** The suggestions. */
+  completion: { values: string[]; total?: number; hasMore?: boolean; [key: string]: unknown };
+  /** Fields this client does not model pass through untouched. */
+  [key: string]: unknown;
+}
