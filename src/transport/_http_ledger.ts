@@ -17,6 +17,8 @@ export class RequestLedger {
   readonly #inFlight = new Map<RequestId, InFlight>();
   /** The ids of re-issued requests mapped to the ids the session knows. */
   readonly #aliases = new Map<RequestId, RequestId>();
+  /** The other way: the id the session knows mapped to the latest re-issue's. */
+  readonly #latest = new Map<RequestId, RequestId>();
   #reissued = 0;
 
   /** Records a request being sent; a re-issued one keeps its count of re-issues. */
@@ -30,10 +32,15 @@ export class RequestLedger {
     });
   }
 
-  /** The session cancelled the request: an answer may still come, but nobody waits for it. */
-  cancel(id: RequestId): void {
-    const entry = this.#inFlight.get(id);
+  /**
+   * The session cancelled the request it knows as `id`: an answer may still come, but nobody
+   * waits for it. Returns the id the server knows it by (that of its latest re-issue, if any).
+   */
+  cancel(id: RequestId): RequestId {
+    const current = this.#latest.get(id) ?? id;
+    const entry = this.#inFlight.get(current);
     if (entry) entry.waiting = false;
+    return current;
   }
 
   /** Whether the session still waits for the response to `id`. */
@@ -74,7 +81,7 @@ export class RequestLedger {
 
   /** How many requests and re-issue aliases are remembered: zero once all are settled. */
   get size(): number {
-    return this.#inFlight.size + this.#aliases.size;
+    return this.#inFlight.size + this.#aliases.size + this.#latest.size;
   }
 
   /** The id the session knows for an answered request; the alias, if any, is dropped. */
@@ -82,6 +89,7 @@ export class RequestLedger {
     const original = this.#aliases.get(id);
     if (original === undefined) return id;
     this.#aliases.delete(id);
+    if (this.#latest.get(original) === id) this.#latest.delete(original);
     return original;
   }
 
@@ -93,7 +101,9 @@ export class RequestLedger {
     const entry = this.#inFlight.get(id);
     if (!entry || entry.reissues >= max) return undefined;
     const next = `mcp-inspect-reissue-${++this.#reissued}`;
-    this.#aliases.set(next, this.restore(id)); // the id it replaces is never answered
+    const original = this.restore(id); // the id it replaces is never answered
+    this.#aliases.set(next, original);
+    this.#latest.set(original, next);
     this.#inFlight.delete(id);
     this.#inFlight.set(next, { ...entry, reissues: entry.reissues + 1 });
     return { ...entry.message, id: next };

@@ -183,10 +183,18 @@ export class StreamableHttpTransport implements Transport {
   async #write(message: JsonRpcMessage): Promise<void> {
     if (this.#closing) throw new ConnectionClosedError("Cannot send: the transport is closed");
     const method = "method" in message ? message.method : undefined;
-    if (method === "notifications/cancelled") {
-      this.#ledger.cancel((message as { params?: { requestId?: RequestId } }).params?.requestId!);
+    let out = message;
+    if (method === "notifications/cancelled" && "params" in message) {
+      const params = message.params as { requestId?: RequestId } | undefined;
+      if (params?.requestId !== undefined) {
+        // The server knows a re-issued request by its new id only.
+        const current = this.#ledger.cancel(params.requestId);
+        if (current !== params.requestId) {
+          out = { ...message, params: { ...params, requestId: current } };
+        }
+      }
     }
-    const sending = this.#track(this.#send(message));
+    const sending = this.#track(this.#send(out));
     // The handshake goes out in order; everything after it may overlap.
     if (method === "initialize" || method === "notifications/initialized") await sending;
   }

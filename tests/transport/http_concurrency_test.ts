@@ -231,3 +231,69 @@ Deno.test("maxConcurrentRequests must be a whole number of at least 1, or Infini
   });
   await unlimited.close();
 });
+
+Deno.test("a cancelled request whose re-issue waits for a slot is not sent, and the cancellation names the re-issue", async () => {
+  // A modern call whose answer stream ends early is re-issued under a new id; here the re-issue
+  // waits behind a held call when the session cancels the call by the id it knows.
+  const posted: { id?: unknown; method?: string; params?: Json }[] = [];
+  const endCut = Promise.withResolvers<void>();
+  const releaseHold = Promise.withResolvers<void>();
+  const answer = (id: unknown) => Response.json({ jsonrpc: "2.0", id, result: { content: [] } });
+  const fakeFetch: typeof fetch = async (_input, init) => {
+    const message = JSON.parse(String(init?.body ?? "null"));
+    posted.push(message);
+    if (message.params?.name === "cut") {
+      const body = new ReadableStream({
+        async start(controller) {
+          await endCut.promise;
+          controller.close();
+        },
+      });
+      return new Response(body, { headers: { "content-type": "text/event-stream" } });
+    }
+    if (message.params?.name === "hold") {
+      await releaseHold.promise;
+      return answer(message.id);
+    }
+    return new Response(null, { status: 202 });
+  };
+  const transport = new StreamableHttpTransport({
+    url: "http://127.0.0.1:9/mcp",
+    fetch: fakeFetch,
+    maxConcurrentRequests: 1,
+    openServerStream: false,
+  });
+  const received: unknown[] = [];
+  const reading = (async () => {
+    for await (const message of transport.readable) received.push(message);
+  })();
+  const writer = transport.writable.getWriter();
+  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28" };
+  await writer.write({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "cut", _meta: meta },
+  });
+  await writer.write({
+    jsonrpc: "2.0",
+    id: 2,
+    method: "tools/call",
+    params: { name: "hold", _meta: meta },
+  });
+  await until(() => posted.length === 2, "both calls to be posted");
+  endCut.resolve(); // request 1 loses its stream; its re-issue queues behind request 2
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  await writer.write({
+    jsonrpc: "2.0",
+    method: "notifications/cancelled",
+    params: { requestId: 1 },
+  });
+  releaseHold.resolve();
+  await until(() => received.length === 1, "the answer to request 2");
+  writer.releaseLock();
+  await transport.close();
+  await reading;
+  assert.deepStrictEqual(posted.map((m) => m.id ?? m.method), [1, 2, "notifications/cancelled"]);
+  assert.match(String(posted[2]?.params?.requestId), /^mcp-inspect-reissue-/);
+});
