@@ -83,6 +83,7 @@ export async function post(
       const renewal = limits.reinitializeOnExpiry && !renewed
         ? session.renew(sessionId)
         : undefined;
+      renewal?.catch(() => {}); // awaited below; not unhandled if it fails while the body closes
       await response.body?.cancel().catch(() => {});
       if (!limits.reinitializeOnExpiry) {
         throw new SessionExpiredError(
@@ -160,11 +161,10 @@ export async function readJson(
   method: string,
 ): Promise<unknown> {
   const limit = link.limits.maxBytes;
-  const declared = response.headers.get("content-length");
-  const length = declared ? Number(declared) : NaN;
+  const length = declaredLength(response);
   // A declared length within the limit is read in one go, straight from the response (no
   // stream wrapped in a new Response); Deno enforces Content-Length, so it cannot grow past it.
-  const text = Number.isInteger(length) && length <= limit
+  const text = length !== undefined && length <= limit
     ? await response.text()
     : await readLimited(response.body, limit);
   try {
@@ -172,4 +172,17 @@ export async function readJson(
   } catch {
     throw new ProtocolError(`Server answered ${method} with invalid JSON: ${preview(text)}`);
   }
+}
+
+/**
+ * The body's length as the response declares it, when that bounds what reading yields: not for a
+ * compressed body, which fetch inflates past its declared length.
+ */
+export function declaredLength(response: Response): number | undefined {
+  const declared = response.headers.get("content-length");
+  if (!declared) return undefined;
+  const encoding = response.headers.get("content-encoding");
+  if (encoding !== null && encoding.toLowerCase() !== "identity") return undefined;
+  const length = Number(declared);
+  return Number.isInteger(length) && length >= 0 ? length : undefined;
 }

@@ -7,15 +7,13 @@ import { toMessage } from "../jsonrpc.ts";
 import { formatBytes, preview } from "./_framing.ts";
 import { sseEvents } from "./_http.ts";
 import type { HttpLink } from "./_http_channel.ts";
+import { declaredLength } from "./_http_post.ts";
 
 /** Where a stream stands, carried across its resumptions. */
 export interface StreamState {
   lastEventId: string | undefined;
   retryMs: number | undefined;
 }
-
-/** Answers of declared length up to this size are read whole: one read, no stream machinery. */
-const WHOLE_BYTES = 64 * 1024;
 
 /**
  * Reads the SSE body of `response` to its end, delivering each message event. Throws a
@@ -34,30 +32,28 @@ export async function readSse(
     onId: (id: string) => state.lastEventId = id,
     onRetry: (ms: number) => state.retryMs = ms,
   };
-  const declared = response.headers.get("content-length");
-  const length = declared ? Number(declared) : NaN;
-  if (Number.isInteger(length) && length <= maxBytes) {
+  const length = declaredLength(response);
+  if (length !== undefined && length <= maxBytes) {
     // A whole answer in one response skips the two stream stages, which cost more than the
-    // answer itself; Deno enforces Content-Length, so the body cannot grow past it.
+    // answer itself; Deno enforces Content-Length, so the body cannot grow past it. It is still
+    // fed chunk by chunk, so that a connection lost halfway keeps the events (the answer among
+    // them, perhaps) and the event id received before the loss.
     const parser = createParser({ ...callbacks, onEvent: (event) => onEvent(link, event) });
-    if (length <= WHOLE_BYTES) {
-      // A small one is read in one go. Cut short, it counts as a stream that ended before its
-      // answer with no event id: a modern request is sent again, an older one fails.
-      parser.feed(await response.text());
-      return;
-    }
-    // A large one is fed chunk by chunk, so that a connection lost halfway keeps the events and
-    // the event id received before the loss.
     const decoder = new TextDecoder();
     const reader = body.getReader();
     const stop = () => void reader.cancel().catch(() => {});
     signal.addEventListener("abort", stop, { once: true });
     try {
-      while (true) {
+      // Stops at the declared length: the read that would report the end costs another round
+      // through the connection, and cancelling frees the body at once.
+      let received = 0;
+      while (received < length) {
         const { value, done } = await reader.read();
         if (done) break;
+        received += value.byteLength;
         parser.feed(decoder.decode(value, { stream: true }));
       }
+      if (received >= length) void reader.cancel().catch(() => {});
       parser.feed(decoder.decode());
     } finally {
       signal.removeEventListener("abort", stop);

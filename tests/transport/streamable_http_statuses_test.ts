@@ -147,6 +147,33 @@ Deno.test("an SSE event over maxMessageBytes fails its request with ProtocolErro
   assert.equal(textOf(await fx.client.callTool("echo", { text: "small" })), "small");
 });
 
+Deno.test("a compressed answer is held to maxMessageBytes once inflated, not by its Content-Length", async () => {
+  for (const type of ["application/json", "text/event-stream"]) {
+    const gzipped = (req: Request, inner: (req: Request) => Response | Promise<Response>) =>
+      req.clone().json().catch(() => undefined).then(async (message) => {
+        if (message?.params?.name !== "big") return inner(req);
+        const answer = JSON.stringify({
+          jsonrpc: "2.0",
+          id: message.id,
+          result: { content: [{ type: "text", text: "x".repeat(5000) }] },
+        });
+        const text = type === "application/json" ? answer : `event: message\ndata: ${answer}\n\n`;
+        const body = await new Response(
+          new Blob([text]).stream().pipeThrough(new CompressionStream("gzip")),
+        ).arrayBuffer();
+        // a few dozen bytes declared, over 5000 once fetch inflates them
+        return new Response(body, {
+          headers: { "content-type": type, "content-encoding": "gzip" },
+        });
+      });
+    await using server = serve({}, (inner) => (req) => gzipped(req, inner));
+    await using fx = await connect(server.url, { maxMessageBytes: 2048 });
+    const error = await rejectsWith(fx.client.callTool("big", {}), ProtocolError);
+    assert.match(error.message, /maxMessageBytes/, type);
+    assert.equal(textOf(await fx.client.callTool("echo", { text: "small" })), "small");
+  }
+});
+
 Deno.test("an answer that is neither JSON nor SSE, or broken JSON, fails its request only", async () => {
   await using server = serve({
     canned: {
