@@ -66,7 +66,8 @@ export interface StreamableHttpTransportOptions {
    * Requests that may wait for their response headers at once (default 32; `Infinity` for no
    * limit). Later ones queue in order, so that a burst of calls does not open a connection per
    * call. A request holds its slot only until the headers arrive, not while an SSE answer
-   * streams; answers, notifications and liveness checks (`ping`, `server/discover`) never queue.
+   * streams; answers, notifications and liveness checks (`ping`, `server/discover`) never queue,
+   * nor does anything sent while a request of the server awaits our answer.
    */
   maxConcurrentRequests?: number;
   /** Receives non-fatal oddities. */
@@ -107,6 +108,12 @@ export class StreamableHttpTransport implements Transport {
   readonly #link: HttpLink;
   readonly #channel: HttpChannel;
   readonly #ledger = new RequestLedger();
+  /**
+   * The server's requests still waiting for our answer. While there are any, our requests skip
+   * the limit on requests in flight: answering may need one of them (a sampling handler that
+   * calls a tool, say), and the server may hold every slot until it has that answer.
+   */
+  readonly #serving = new Set<RequestId>();
   readonly #session: SessionKeeper;
   readonly #streams: StreamKeeper;
   #incoming!: ReadableStreamDefaultController<JsonRpcMessage>;
@@ -183,6 +190,7 @@ export class StreamableHttpTransport implements Transport {
   async #write(message: JsonRpcMessage): Promise<void> {
     if (this.#closing) throw new ConnectionClosedError("Cannot send: the transport is closed");
     const method = "method" in message ? message.method : undefined;
+    if (method === undefined && "id" in message) this.#serving.delete(message.id!);
     let out = message;
     if (method === "notifications/cancelled" && "params" in message) {
       const params = message.params as { requestId?: RequestId } | undefined;
@@ -207,7 +215,8 @@ export class StreamableHttpTransport implements Transport {
     }
     try {
       const wanted = request && (() => this.#ledger.isWaiting(request.id));
-      const response = await post(this.#link, this.#session, message, wanted);
+      const unlimited = this.#serving.size > 0;
+      const response = await post(this.#link, this.#session, message, wanted, unlimited);
       if (!response) return void this.#ledger.forget(request!.id); // cancelled while queued
       await this.#accept(response, request);
       if ("method" in message && message.method === "notifications/initialized") {
@@ -305,6 +314,13 @@ export class StreamableHttpTransport implements Transport {
   /** Hands a message to the session, under the id it knows; a modern tools/list is checked. */
   #deliver(message: JsonRpcMessage): void {
     if (this.#closing) return;
+    if ("method" in message) {
+      if ("id" in message) this.#serving.add(message.id);
+      else if (message.method === "notifications/cancelled") {
+        // a request the server gave up on gets no answer from us
+        this.#serving.delete((message.params as { requestId?: RequestId } | undefined)?.requestId!);
+      }
+    }
     let out = message;
     if (!("method" in message) && message.id !== undefined && message.id !== null) {
       const id = message.id;

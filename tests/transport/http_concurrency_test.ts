@@ -4,6 +4,8 @@
 import assert from "node:assert/strict";
 import {
   CancelledError,
+  type Client,
+  type ClientOptions,
   ConnectionClosedError,
   StreamableHttpTransport,
   TransportError,
@@ -31,7 +33,7 @@ function holdingServer(hold = Infinity) {
   const calls: string[] = [];
   const held = new Set<() => void>();
   let peak = 0;
-  const pongs = new Map<unknown, () => void>();
+  const pongs = new Map<unknown, (answer: Json) => void>();
   let stream: ReadableStreamDefaultController<Uint8Array> | undefined;
   const streamOpen = Promise.withResolvers<void>();
   const releaseAll = () => {
@@ -54,7 +56,7 @@ function holdingServer(hold = Infinity) {
     if (req.method === "DELETE") return new Response(null, { status: 200 });
     const message = await req.json() as Json;
     if (message.method === undefined) {
-      pongs.get(message.id)?.();
+      pongs.get(message.id)?.(message);
       return new Response(null, { status: 202 });
     }
     if (message.id === undefined) return new Response(null, { status: 202 });
@@ -68,7 +70,7 @@ function holdingServer(hold = Infinity) {
         }, { "mcp-session-id": "session-1" });
       case "tools/list":
         return answer(message.id, {
-          tools: ["hold", "other", "ask", "echo"].map((name) => ({
+          tools: ["hold", "other", "ask", "sample", "echo"].map((name) => ({
             name,
             inputSchema: { type: "object" },
           })),
@@ -82,12 +84,30 @@ function holdingServer(hold = Infinity) {
     calls.push(name);
     if (name === "ask") {
       await streamOpen.promise;
-      const answered = Promise.withResolvers<void>();
+      const answered = Promise.withResolvers<Json>();
       pongs.set("srv-ping", answered.resolve);
       const ping = JSON.stringify({ jsonrpc: "2.0", id: "srv-ping", method: "ping" });
       stream!.enqueue(encoder.encode(`event: message\ndata: ${ping}\n\n`));
       await answered.promise;
       return answer(message.id, text("answered"));
+    }
+    if (name === "sample") {
+      // Holds the call's answer until the client has answered a sampling request.
+      await streamOpen.promise;
+      const answered = Promise.withResolvers<Json>();
+      pongs.set("srv-sample", answered.resolve);
+      const ask = JSON.stringify({
+        jsonrpc: "2.0",
+        id: "srv-sample",
+        method: "sampling/createMessage",
+        params: {
+          messages: [{ role: "user", content: { type: "text", text: "hi" } }],
+          maxTokens: 5,
+        },
+      });
+      stream!.enqueue(encoder.encode(`event: message\ndata: ${ask}\n\n`));
+      const reply = ((await answered.promise).result as Json | undefined)?.content as Json;
+      return answer(message.id, text(`sampled ${String(reply?.text)}`));
     }
     if (name === "echo") return answer(message.id, text("echo"));
     const released = Promise.withResolvers<void>();
@@ -111,7 +131,7 @@ function holdingServer(hold = Infinity) {
     release: releaseAll,
     async [Symbol.asyncDispose]() {
       releaseAll();
-      for (const resolve of pongs.values()) resolve();
+      for (const resolve of pongs.values()) resolve({});
       try {
         stream?.close();
       } catch {
@@ -122,12 +142,12 @@ function holdingServer(hold = Infinity) {
   };
 }
 
-function connect(url: string, maxConcurrentRequests?: number) {
+function connect(url: string, maxConcurrentRequests?: number, options: ClientOptions = {}) {
   const transport = new StreamableHttpTransport({
     url,
     ...(maxConcurrentRequests === undefined ? {} : { maxConcurrentRequests }),
   });
-  return connectChecked(transport, { protocol: "legacy", requestTimeoutMs: 10_000 });
+  return connectChecked(transport, { protocol: "legacy", requestTimeoutMs: 10_000, ...options });
 }
 
 Deno.test("no more requests than maxConcurrentRequests wait for their answer at once", async () => {
@@ -162,6 +182,22 @@ Deno.test("an answer to the server never waits behind the requests that fill the
   // The call holds the only slot until the server has our answer to its ping.
   const result = await fx.client.callTool("ask", {});
   assert.equal(result.content[0]?.text, "answered");
+});
+
+Deno.test("requests made while answering the server skip the limit: the answer may need them", async () => {
+  await using server = holdingServer();
+  let client!: Client;
+  await using fx = await connect(server.url, 1, {
+    // The server holds the call until it has this answer, which needs a call of its own.
+    onSampling: async () => {
+      const echoed = await client.callTool("echo", {});
+      const text = echoed.content[0]?.text ?? "";
+      return { role: "assistant", model: "m", content: { type: "text", text } };
+    },
+  });
+  client = fx.client;
+  const result = await fx.client.callTool("sample", {});
+  assert.equal(result.content[0]?.text, "sampled echo");
 });
 
 Deno.test("a ping never waits behind the requests that fill the limit", async () => {
