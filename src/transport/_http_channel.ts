@@ -153,6 +153,10 @@ export class HttpChannel {
     lastEventId?: string,
     signal: AbortSignal = this.#signal,
   ): Promise<Response> {
+    // The session as it is now: a renewal that starts while the headers are computed must not
+    // leave this request without an id. Sent under the old one, it gets a 404 and joins the
+    // renewal like any other request of the old session.
+    const sessionId = this.#sessionId;
     // A plain record, lowercased keys: one conversion inside fetch instead of a Headers.set
     // (with its validation) per header on the hot path.
     const headers: Record<string, string> = { ...this.#base };
@@ -167,7 +171,7 @@ export class HttpChannel {
     if (body !== undefined) headers["content-type"] = "application/json";
     const declared = declaredVersion(message);
     // A modern request has no session; the revision it declares goes in the header too.
-    if (this.#sessionId !== undefined && !declared) headers["mcp-session-id"] = this.#sessionId;
+    if (sessionId !== undefined && !declared) headers["mcp-session-id"] = sessionId;
     const version = declared ?? this.#protocolVersion;
     if (version !== undefined) headers["mcp-protocol-version"] = version;
     if (declared && message) this.#modernHeaders(message, headers);

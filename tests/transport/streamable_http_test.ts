@@ -121,6 +121,32 @@ Deno.test("an expired session (404) is replaced once, transparently, and the req
   assert.ok(diagnostics.some((d) => /session expired; started a new one/i.test(d.message)));
 });
 
+Deno.test("a request whose headers are computed while the session renews still carries a session id", async () => {
+  await using server = serve({ expire: { method: "tools/call", times: 1 } });
+  const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  let renewals = false;
+  await using fx = await connect(server.url, {
+    openServerStream: false,
+    // An async header lookup (a token, say): call "b" is still computing its headers when the
+    // expiry met by call "a" starts a renewal, which is slow.
+    requestHeaders: async (message) => {
+      const params = message && "params" in message ? message.params : undefined;
+      if ((params?.arguments as { text?: string } | undefined)?.text === "b") await delay(30);
+      if (message && "method" in message && message.method === "initialize" && renewals) {
+        await delay(100);
+      }
+      return {};
+    },
+  });
+  renewals = true;
+  const texts = await Promise.all(
+    ["a", "b"].map(async (text) => textOf(await fx.client.callTool("echo", { text }))),
+  );
+  assert.deepStrictEqual(texts, ["a", "b"]);
+  const calls = server.log.filter((r) => r.rpc === "tools/call");
+  assert.ok(calls.every((r) => r.session !== null), "every call carried a session id");
+});
+
 Deno.test("a session that expires again right away fails with SessionExpiredError, not a loop", async () => {
   await using server = serve({ expire: { method: "tools/call", times: 2 } });
   await using fx = await connect(server.url);
