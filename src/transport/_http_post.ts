@@ -40,7 +40,7 @@ export class ErrorBody extends Error {
 
 /**
  * POSTs a message; handles session expiry and retries; returns a successful response, or
- * `undefined` when a request waited for a slot of the gate and was no longer `wanted` then.
+ * `undefined` when a request is no longer `wanted` by the time it would be sent.
  * `unlimited` sends a request past the gate.
  */
 export async function post(
@@ -58,14 +58,8 @@ export async function post(
   let renewed = false;
   for (let attempt = 0;; attempt++) {
     if (gated) {
-      const queued = link.gate.enter();
-      if (queued) {
-        await queued;
-        if (wanted && !wanted()) {
-          link.gate.leave();
-          return undefined;
-        }
-      }
+      const queued = link.gate.enter(); // no promise, and no tick, when a slot is free
+      if (queued) await queued;
     }
     let sessionId: string | undefined;
     let response: Response;
@@ -73,6 +67,9 @@ export async function post(
       // Sent during a renewal, a request would carry no session id: wait for the new one. This
       // comes after the wait for a slot, during which a renewal may have begun.
       if (session.renewing) await session.renewing;
+      // A request the session gave up on while it waited (for a slot, a renewal or a retry) is
+      // not sent after all.
+      if (wanted && !wanted()) return undefined;
       sessionId = channel.sessionId;
       response = await channel.request("POST", message, body);
     } finally {
@@ -111,6 +108,7 @@ export async function post(
         backoffMs(attempt, limits.reconnectDelayMs, limits.maxDelayMs);
       await response.body?.cancel();
       await sleep(Math.min(wait, limits.maxDelayMs), link.signal);
+      if (link.signal.aborted) throw link.signal.reason; // closed while waiting to retry
       continue;
     }
     if (!response.ok) throw await postError(link, response, method);

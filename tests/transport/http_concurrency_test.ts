@@ -165,14 +165,16 @@ Deno.test("no more requests than maxConcurrentRequests wait for their answer at 
   assert.equal(server.peak, 2);
 });
 
-Deno.test("by default 32 requests may be in flight at once", async () => {
-  // The server answers only once all 32 are held: fewer in flight would never finish.
+Deno.test("by default 32 requests may be in flight at once, and a 33rd waits", async () => {
+  // The server answers only once 32 are held: fewer in flight would never finish.
   await using server = holdingServer(32);
   await using fx = await connect(server.url);
-  const results = await Promise.all(
-    Array.from({ length: 32 }, () => fx.client.callTool("hold", {})),
-  );
-  assert.equal(results.length, 32);
+  const calls = Promise.all(Array.from({ length: 33 }, () => fx.client.callTool("hold", {})));
+  calls.catch(() => {}); // awaited below; a failed wait must not leave it unhandled
+  // The 33rd is sent only once the first 32 are answered; then it is held alone.
+  await until(() => server.calls.length === 33 && server.held === 1, "the 33rd call");
+  server.release();
+  assert.equal((await calls).length, 33);
   assert.equal(server.peak, 32);
 });
 
