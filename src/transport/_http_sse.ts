@@ -40,24 +40,10 @@ export async function readSse(
     // them, perhaps) and the event id received before the loss.
     const parser = createParser({ ...callbacks, onEvent: (event) => onEvent(link, event) });
     const decoder = new TextDecoder();
-    const reader = body.getReader();
-    const stop = () => void reader.cancel().catch(() => {});
-    signal.addEventListener("abort", stop, { once: true });
-    try {
-      // Stops at the declared length: the read that would report the end costs another round
-      // through the connection, and cancelling frees the body at once.
-      let received = 0;
-      while (received < length) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        received += value.byteLength;
-        parser.feed(decoder.decode(value, { stream: true }));
-      }
-      if (received >= length) void reader.cancel().catch(() => {});
-      parser.feed(decoder.decode());
-    } finally {
-      signal.removeEventListener("abort", stop);
-    }
+    await readDeclared(body, length, signal, (chunk) => {
+      parser.feed(decoder.decode(chunk, { stream: true }));
+    });
+    parser.feed(decoder.decode());
     return;
   }
   const events = sseEvents(body, maxBytes, callbacks, signal);
@@ -111,5 +97,44 @@ function onEvent(link: HttpLink, event: EventSourceMessage): void {
       message: (error as Error).message,
       data: preview(event.data),
     });
+  }
+}
+
+/**
+ * Reads a body of declared `length`, chunk by chunk, into `onChunk`, and stops at that length:
+ * the read that would report the end costs another round through the connection. A byte stream
+ * (fetch's own bodies) is read into one buffer of that size rather than a fresh 64 KiB buffer
+ * per read. Aborting `signal` cancels the read, whatever `fetch` made the body.
+ */
+async function readDeclared(
+  body: ReadableStream<Uint8Array>,
+  length: number,
+  signal: AbortSignal,
+  onChunk: (chunk: Uint8Array) => void,
+): Promise<void> {
+  let byob: ReadableStreamBYOBReader | undefined;
+  try {
+    byob = body.getReader({ mode: "byob" });
+  } catch {
+    // not a byte stream (a body made by a wrapped fetch): read it chunk by chunk as it comes
+  }
+  const reader = byob ?? body.getReader();
+  const stop = () => void reader.cancel().catch(() => {});
+  signal.addEventListener("abort", stop, { once: true });
+  try {
+    let buffer = new ArrayBuffer(length);
+    let received = 0;
+    while (received < length) {
+      const { value, done } = byob
+        ? await byob.read(new Uint8Array(buffer, received, length - received))
+        : await (reader as ReadableStreamDefaultReader<Uint8Array>).read();
+      if (done || !value) break;
+      if (byob) buffer = value.buffer as ArrayBuffer; // the read hands the buffer back
+      received += value.byteLength;
+      onChunk(value);
+    }
+    if (received >= length) stop();
+  } finally {
+    signal.removeEventListener("abort", stop);
   }
 }

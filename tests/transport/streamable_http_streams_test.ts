@@ -141,6 +141,27 @@ Deno.test("an SSE answer of known length cut after the answer arrived delivers i
   assert.equal(calls, 1);
 });
 
+Deno.test("closing stops an SSE answer of known length that stalls, whatever fetch made it", async () => {
+  await using server = serve();
+  let stalled = false;
+  // A wrapped fetch whose body ignores the abort signal and never delivers its 100 bytes.
+  const stalling: typeof fetch = (input, init) => {
+    const message = typeof init?.body === "string" ? JSON.parse(init.body) : undefined;
+    if (message?.method !== "tools/call") return fetch(input, init);
+    stalled = true;
+    return Promise.resolve(
+      new Response(new ReadableStream<Uint8Array>({ pull: () => new Promise(() => {}) }), {
+        headers: { "content-type": "text/event-stream", "content-length": "100" },
+      }),
+    );
+  };
+  const fx = await connect(server.url, { fetch: stalling });
+  const call = rejectsWith(fx.client.callTool("echo", { text: "never" }), ConnectionClosedError);
+  await until(() => stalled, "the call to be sent");
+  await eventually(Promise.resolve(fx[Symbol.asyncDispose]()), "close() to finish");
+  await call;
+});
+
 Deno.test("the GET stream carries server notifications and requests after the handshake", async () => {
   await using server = serve();
   const changed = signal();
