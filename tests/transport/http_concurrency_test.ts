@@ -188,16 +188,16 @@ Deno.test("an answer to the server never waits behind the requests that fill the
 
 Deno.test("requests made while answering the server skip the limit: the answer may need them", async () => {
   await using server = holdingServer();
-  let client!: Client;
+  const connected: { client?: Client } = {};
   await using fx = await connect(server.url, 1, {
     // The server holds the call until it has this answer, which needs a call of its own.
     onSampling: async () => {
-      const echoed = await client.callTool("echo", {});
+      const echoed = await connected.client!.callTool("echo", {});
       const text = echoed.content[0]?.text ?? "";
       return { role: "assistant", model: "m", content: { type: "text", text } };
     },
   });
-  client = fx.client;
+  connected.client = fx.client;
   const result = await fx.client.callTool("sample", {});
   assert.equal(result.content[0]?.text, "sampled echo");
 });
