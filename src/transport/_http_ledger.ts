@@ -1,5 +1,5 @@
-// The requests of a Streamable HTTP transport that await their response: whether the session
-// still waits for each, whether it was modern, and the ids of re-issued requests.
+// The requests of a Streamable HTTP transport that the session still waits for: whether each was
+// modern, how often it was re-issued, and the ids of re-issued requests both ways.
 
 import type { JsonRpcRequest, RequestId } from "../jsonrpc.ts";
 
@@ -8,8 +8,6 @@ export interface InFlight {
   message: JsonRpcRequest;
   modern: boolean;
   reissues: number;
-  /** False once the session cancelled it: its stream is no longer worth resuming. */
-  waiting: boolean;
 }
 
 /** Requests by id, from the POST that sends them to the answer, the failure or the re-issue. */
@@ -28,24 +26,24 @@ export class RequestLedger {
       message: request,
       modern,
       reissues: previous?.reissues ?? 0,
-      waiting: true,
     });
   }
 
   /**
-   * The session cancelled the request it knows as `id`: an answer may still come, but nobody
-   * waits for it. Returns the id the server knows it by (that of its latest re-issue, if any).
+   * The session cancelled the request it knows as `id`, or gave up on it: an answer may still
+   * come, but nobody waits for it, so it is forgotten now (a request answered 202 whose answer
+   * never comes would otherwise stay). Its alias stays until its stream ends. Returns the id the
+   * server knows it by (that of its latest re-issue, if any).
    */
   cancel(id: RequestId): RequestId {
     const current = this.#latest.get(id) ?? id;
-    const entry = this.#inFlight.get(current);
-    if (entry) entry.waiting = false;
+    this.#inFlight.delete(current);
     return current;
   }
 
   /** Whether the session still waits for the response to `id`. */
   isWaiting(id: RequestId): boolean {
-    return this.#inFlight.get(id)?.waiting === true;
+    return this.#inFlight.has(id);
   }
 
   /** Whether `id` was sent as a modern request (revision 2026-07-28 and later). */
@@ -65,7 +63,7 @@ export class RequestLedger {
    * must be told), undefined when it was answered, cancelled or given up already.
    */
   drop(id: RequestId): RequestId | undefined {
-    const waiting = this.#inFlight.get(id)?.waiting === true;
+    const waiting = this.#inFlight.has(id);
     const original = this.forget(id);
     return waiting ? original : undefined;
   }

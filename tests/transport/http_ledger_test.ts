@@ -62,3 +62,13 @@ Deno.test("a request is re-issued at most the given number of times", () => {
   assert.equal(ledger.forget(again.id), 5);
   assert.equal(ledger.size, 0);
 });
+
+Deno.test("a request given up on is forgotten at once, even if its answer never comes", () => {
+  // A request answered 202 waits for an answer on the GET stream that may never come; the
+  // session's cancellation (on a timeout, say) is the last the ledger hears of it.
+  const ledger = new RequestLedger();
+  ledger.add(call(6), false);
+  assert.equal(ledger.cancel(6), 6);
+  assert.equal(ledger.isWaiting(6), false);
+  assert.equal(ledger.size, 0);
+});
