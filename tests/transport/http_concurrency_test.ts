@@ -11,17 +11,14 @@ import {
   TransportError,
 } from "../../mod.ts";
 import { connectChecked, rejectsWith } from "../_helpers.ts";
-import { connect as connectFake, serve as serveFake, sessionOf } from "./_streamable_fixture.ts";
+import {
+  connect as connectFake,
+  serve as serveFake,
+  sessionOf,
+  until,
+} from "./_streamable_fixture.ts";
 
 type Json = Record<string, unknown>;
-
-/** Resolves when `check` holds; fails after 5 s instead of hanging. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let waited = 0; !check(); waited += 5) {
-    if (waited > 5_000) assert.fail(`Still waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 /**
  * A 2025-11-25 server with a session and a GET stream. Tool "hold" answers only once `hold`

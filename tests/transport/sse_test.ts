@@ -10,6 +10,7 @@ import {
 } from "../../mod.ts";
 import { type LegacyOptions, legacySseHandler } from "../../testdata/http/legacy_sse.ts";
 import { connectChecked, rejectsWith } from "../_helpers.ts";
+import { until } from "./_streamable_fixture.ts";
 
 /** A legacy server on a random loopback port, shut down on dispose. */
 function legacyServer(options: LegacyOptions = {}) {
@@ -164,14 +165,6 @@ function holdingCalls() {
       return Promise.resolve();
     },
   };
-}
-
-/** Resolves when `check` holds; fails after 5 s instead of hanging. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let waited = 0; !check(); waited += 5) {
-    if (waited > 5_000) assert.fail(`Still waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 Deno.test("SseTransport keeps at most maxConcurrentRequests POSTs of requests in flight", async () => {
