@@ -103,6 +103,19 @@ export function parseChallenges(header: string | null): AuthChallenge[] {
 }
 
 /**
+ * The body's length as the response declares it, when that bounds what reading yields: not for a
+ * compressed body, which fetch inflates past its declared length.
+ */
+export function declaredLength(response: Response): number | undefined {
+  const declared = response.headers.get("content-length");
+  if (!declared) return undefined;
+  const encoding = response.headers.get("content-encoding");
+  if (encoding !== null && encoding.toLowerCase() !== "identity") return undefined;
+  const length = Number(declared);
+  return Number.isInteger(length) && length >= 0 ? length : undefined;
+}
+
+/**
  * Reads at most `limit` bytes of a body as text; more is an error (by default a
  * {@link ProtocolError} naming `maxMessageBytes`) and the rest is not read.
  */

@@ -5,7 +5,14 @@
 import { HttpError, ProtocolError, SessionExpiredError } from "../errors.ts";
 import type { JsonRpcErrorObject, JsonRpcMessage } from "../jsonrpc.ts";
 import { preview } from "./_framing.ts";
-import { backoffMs, displayUrl, readLimited, redact, retryAfterMs } from "./_http.ts";
+import {
+  backoffMs,
+  declaredLength,
+  displayUrl,
+  readLimited,
+  redact,
+  retryAfterMs,
+} from "./_http.ts";
 import type { HttpLink } from "./_http_channel.ts";
 import { takesSlot } from "./_http_gate.ts";
 import type { SessionKeeper } from "./_http_session.ts";
@@ -172,17 +179,4 @@ export async function readJson(
   } catch {
     throw new ProtocolError(`Server answered ${method} with invalid JSON: ${preview(text)}`);
   }
-}
-
-/**
- * The body's length as the response declares it, when that bounds what reading yields: not for a
- * compressed body, which fetch inflates past its declared length.
- */
-export function declaredLength(response: Response): number | undefined {
-  const declared = response.headers.get("content-length");
-  if (!declared) return undefined;
-  const encoding = response.headers.get("content-encoding");
-  if (encoding !== null && encoding.toLowerCase() !== "identity") return undefined;
-  const length = Number(declared);
-  return Number.isInteger(length) && length >= 0 ? length : undefined;
 }

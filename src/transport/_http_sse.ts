@@ -5,9 +5,8 @@ import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { ProtocolError } from "../errors.ts";
 import { toMessage } from "../jsonrpc.ts";
 import { formatBytes, preview } from "./_framing.ts";
-import { sseEvents } from "./_http.ts";
+import { declaredLength, sseEvents } from "./_http.ts";
 import type { HttpLink } from "./_http_channel.ts";
-import { declaredLength } from "./_http_post.ts";
 
 /** Where a stream stands, carried across its resumptions. */
 export interface StreamState {
