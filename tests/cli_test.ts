@@ -25,6 +25,15 @@ Deno.test("a wrong flag exits 2 with one helpful line", async () => {
   assert.equal(run.code, 2);
   assert.equal(run.stdout, "");
   assert.match(run.stderr, /^error: Unknown option --jsn\nRun mcp-inspect --help for usage\.\n$/);
+  // The commands that parse their own options say it the same way.
+  for (const command of ["servers", "proxy", "auth"]) {
+    const own = await cli(command, "--jsn");
+    assert.equal(own.code, 2);
+    assert.match(
+      own.stderr,
+      new RegExp(`^error: Unknown option --jsn\nRun mcp-inspect ${command} --help for usage\.\n$`),
+    );
+  }
 });
 
 Deno.test("a command without a server exits 2", async () => {

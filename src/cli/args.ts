@@ -163,7 +163,8 @@ export function parseCli(argv: readonly string[]): CliArgs {
   };
 }
 
-function cleanParseError(message: string): string {
+/** node:util's parse error as one short line: the first sentence, an unknown option unquoted. */
+export function cleanParseError(message: string): string {
   // node:util says e.g. "Unknown option '--jsn'. To specify a positional argument starting with a
   // '-', place it at the end of the command after '--', as in '-- \"--jsn\"".
   const unknown = message.match(/Unknown option '([^']+)'/);

@@ -2,7 +2,7 @@
 // config directory (mode 0600); and the stored authorization every other --url command uses.
 
 import { parseArgs } from "node:util";
-import { commandUsage, type Lines as Output } from "./args.ts";
+import { cleanParseError, commandUsage, type Lines as Output } from "./args.ts";
 import {
   AuthorizationError,
   type AuthorizationStatus,
@@ -81,7 +81,7 @@ export async function authCommand(argv: readonly string[], out: Output): Promise
       allowPositionals: true,
     });
   } catch (error) {
-    return usage(out, (error as Error).message.split(". ")[0]!);
+    return usage(out, cleanParseError((error as Error).message));
   }
   const { values, positionals } = parsed;
   const action = positionals[0];

@@ -5,7 +5,7 @@
 // statistics to stderr.
 
 import { parseArgs } from "node:util";
-import { commandUsage, type Lines as Output } from "./args.ts";
+import { cleanParseError, commandUsage, type Lines as Output } from "./args.ts";
 import {
   ConfigError,
   createProxyServer,
@@ -72,7 +72,7 @@ export async function proxyCommand(argv: readonly string[], out: Output): Promis
       allowPositionals: false,
     }));
   } catch (error) {
-    return usage(out, (error as Error).message.split(". ")[0]!);
+    return usage(out, cleanParseError((error as Error).message));
   }
   if (values.help) {
     out.stdout(PROXY_HELP);

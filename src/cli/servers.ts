@@ -2,7 +2,7 @@
 // reports each one's state, era, tools and errors: a health check of a whole config.
 
 import { parseArgs } from "node:util";
-import { commandUsage, type Lines as Output } from "./args.ts";
+import { cleanParseError, commandUsage, type Lines as Output } from "./args.ts";
 import {
   ConfigError,
   existingConfigFiles,
@@ -49,7 +49,7 @@ export async function serversCommand(argv: readonly string[], out: Output): Prom
       allowPositionals: false,
     }));
   } catch (error) {
-    return usage(out, (error as Error).message.split(". ")[0]!);
+    return usage(out, cleanParseError((error as Error).message));
   }
   if (values.help) {
     out.stdout(SERVERS_HELP);
