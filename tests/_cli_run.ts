@@ -34,14 +34,31 @@ export interface Run {
   stderr: string;
 }
 
-/** Runs the CLI with `args` and no stdin, and collects its exit code and output. */
-export async function cli(...args: string[]): Promise<Run> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "cli.ts", ...args],
-    cwd: ROOT,
-    env: { NO_COLOR: "1" },
-    stdin: "null",
-  }).output();
+/**
+ * The CLI from this repository as a command: run in `cwd` (the root by default) with `NO_COLOR`
+ * and `env` added to the environment, output piped.
+ */
+export function cliCommand(
+  args: readonly string[],
+  options: { cwd?: string; stdin?: "null" | "piped"; env?: Record<string, string> } = {},
+): Deno.Command {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", `${ROOT}cli.ts`, ...args],
+    cwd: options.cwd ?? ROOT,
+    env: { NO_COLOR: "1", ...options.env },
+    stdin: options.stdin ?? "null",
+    stdout: "piped",
+    stderr: "piped",
+  });
+}
+
+/** A finished CLI process as text. */
+export function runOf(output: Deno.CommandOutput): Run {
   const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
   return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+}
+
+/** Runs the CLI with `args` and no stdin, and collects its exit code and output. */
+export async function cli(...args: string[]): Promise<Run> {
+  return runOf(await cliCommand(args).output());
 }

@@ -2,7 +2,7 @@
 // requests, the shell reading stdin, streaming logs, and Ctrl-C.
 
 import assert from "node:assert/strict";
-import { cli, MISBEHAVING, ROOT, type Run, SERVER } from "./_cli_run.ts";
+import { cli, cliCommand, MISBEHAVING, type Run, runOf, SERVER } from "./_cli_run.ts";
 
 Deno.test("--verbose shows the wire traffic with secrets redacted", async () => {
   const run = await cli("ping", "--verbose", "--env", "API_KEY=sup3r-s3cret", ...SERVER);
@@ -64,20 +64,11 @@ Deno.test("--elicit, --sampling-reply and --root answer the server's requests", 
 
 /** Runs the CLI with `input` on stdin. */
 async function cliWithInput(input: string, ...args: string[]): Promise<Run> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "cli.ts", ...args],
-    cwd: ROOT,
-    env: { NO_COLOR: "1" },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = cliCommand(args, { stdin: "piped" }).spawn();
   const writer = child.stdin.getWriter();
   await writer.write(new TextEncoder().encode(input));
   await writer.close();
-  const output = await child.output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+  return runOf(await child.output());
 }
 
 Deno.test("shell runs many commands on one connection, read from stdin", async () => {
@@ -95,14 +86,7 @@ Deno.test("shell runs many commands on one connection, read from stdin", async (
 });
 
 Deno.test("logs streams log messages until Ctrl-C, then exits 0", async () => {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "cli.ts", "logs", ...MISBEHAVING("chatty")],
-    cwd: ROOT,
-    env: { NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = cliCommand(["logs", ...MISBEHAVING("chatty")]).spawn();
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let seen = "";
   while (!/tick 2/.test(seen)) {
@@ -120,14 +104,7 @@ Deno.test("logs streams log messages until Ctrl-C, then exits 0", async () => {
 });
 
 Deno.test("Ctrl-C cancels the call on the server and exits 130", async () => {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "cli.ts", "tools", "call", "hang", "--verbose", ...SERVER],
-    cwd: ROOT,
-    env: { NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = cliCommand(["tools", "call", "hang", "--verbose", ...SERVER]).spawn();
   const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
   let seen = "";
   while (!/"method":"tools\/call","params":\{"name":"hang"/.test(seen)) {

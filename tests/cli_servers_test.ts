@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { legacySseHandler } from "../testdata/http/legacy_sse.ts";
 import { fixture } from "./_helpers.ts";
-import { cli, ROOT, SERVER } from "./_cli_run.ts";
+import { cli, cliCommand, runOf, SERVER } from "./_cli_run.ts";
 
 Deno.test("--url connects over HTTP, falling back to legacy SSE", async () => {
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, legacySseHandler());
@@ -94,15 +94,9 @@ Deno.test("--config and --server pick a server from a config file, or from the u
     );
     assert.equal(given.code, 0, given.stderr);
     assert.equal(given.stdout.trim(), "configured");
-    const found = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "--allow-all", `${ROOT}cli.ts`, "ping", "--server", "fake"],
-      cwd: dir,
-      env: { NO_COLOR: "1" },
-      stdin: "null",
-    }).output();
-    const stderr = new TextDecoder().decode(found.stderr);
-    assert.equal(found.code, 0, stderr);
-    assert.match(stderr, new RegExp(`Using server "fake" from ${dir}/\\.mcp\\.json`));
+    const found = runOf(await cliCommand(["ping", "--server", "fake"], { cwd: dir }).output());
+    assert.equal(found.code, 0, found.stderr);
+    assert.match(found.stderr, new RegExp(`Using server "fake" from ${dir}/\\.mcp\\.json`));
     const ambiguous = await cli("ping", "--config", `${dir}/.mcp.json`);
     assert.equal(ambiguous.code, 2);
     assert.match(ambiguous.stderr, /has 2 servers; choose one with --server \(fake, other\)/);
@@ -138,14 +132,9 @@ Deno.test("servers lists the servers of the usual config files with secrets hidd
         },
       }),
     );
-    const run = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "--allow-all", `${ROOT}cli.ts`, "servers", "--json"],
-      cwd: dir,
-      env: { NO_COLOR: "1" },
-      stdin: "null",
-    }).output();
-    const stdout = new TextDecoder().decode(run.stdout);
-    assert.equal(run.code, 0, new TextDecoder().decode(run.stderr));
+    const run = runOf(await cliCommand(["servers", "--json"], { cwd: dir }).output());
+    const stdout = run.stdout;
+    assert.equal(run.code, 0, run.stderr);
     const servers = JSON.parse(stdout).servers as Record<string, unknown>[];
     const local = servers.find((s) => s.name === "local")!;
     const remote = servers.find((s) => s.name === "remote")!;

@@ -3,32 +3,19 @@
 // commands, status, logout, exit code 5, and no secret in any output, --verbose included.
 
 import assert from "node:assert/strict";
+import { cliCommand, type Run, runOf } from "../_cli_run.ts";
 import { setup } from "./_setup.ts";
 
-const ROOT = new URL("../..", import.meta.url).pathname;
 const CANARY = `CANARY-${crypto.randomUUID()}`;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 function command(home: string, args: string[]): Deno.Command {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "cli.ts", ...args],
-    cwd: ROOT,
-    env: { NO_COLOR: "1", MCP_INSPECT_CREDENTIALS: `${home}/mcp-inspect/credentials.json` },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
+  return cliCommand(args, {
+    env: { MCP_INSPECT_CREDENTIALS: `${home}/mcp-inspect/credentials.json` },
   });
 }
 
 async function cli(home: string, ...args: string[]): Promise<Run> {
-  const output = await command(home, args).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+  return runOf(await command(home, args).output());
 }
 
 /** Runs `auth login --no-browser` and plays the browser with the URL it prints. */

@@ -3,28 +3,11 @@
 import assert from "node:assert/strict";
 import { SPEC_DIR } from "../_helpers.ts";
 import { everythingOverHttp, npmServer } from "../_npm_servers.ts";
+import { cli } from "../_cli_run.ts";
 
-const ROOT = new URL("../..", import.meta.url).pathname;
-
-async function cliAgainst(server: Awaited<ReturnType<typeof npmServer>>, ...args: string[]) {
+function cliAgainst(server: Awaited<ReturnType<typeof npmServer>>, ...args: string[]) {
   const env = Object.entries(server.env ?? {}).flatMap(([k, v]) => ["--env", `${k}=${v}`]);
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-all",
-      "cli.ts",
-      ...args,
-      ...env,
-      "--",
-      server.command,
-      ...(server.args ?? []),
-    ],
-    cwd: ROOT,
-    env: { NO_COLOR: "1" },
-    stdin: "null",
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+  return cli(...args, ...env, "--", server.command, ...(server.args ?? []));
 }
 
 Deno.test("the CLI lists and calls the tools of server-everything", async () => {
@@ -71,17 +54,6 @@ Deno.test("the CLI reads a directory through server-filesystem, rooted where it 
     await Deno.remove(dir, { recursive: true });
   }
 });
-
-async function cli(...args: string[]) {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "cli.ts", ...args],
-    cwd: ROOT,
-    env: { NO_COLOR: "1" },
-    stdin: "null",
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
-}
 
 Deno.test("the CLI calls server-everything over Streamable HTTP and over legacy SSE", async () => {
   {
