@@ -4,6 +4,7 @@
 // the server needs before it can reply always gets through.
 
 import { TransportError } from "../errors.ts";
+import type { JsonRpcMessage, JsonRpcRequest } from "../jsonrpc.ts";
 
 /** One request waiting for a slot. */
 interface Waiter {
@@ -12,12 +13,14 @@ interface Waiter {
 }
 
 /**
- * Requests that never queue: liveness checks (`ping`, and `server/discover`, which stands in for
- * it in the 2026-07-28 revision) must measure the server, not our queue, or a server busy with
- * slow calls would look dead to a health check.
+ * Whether a message waits for a slot. Only requests do: an answer or a notification may be what
+ * the server waits for. Liveness checks (`ping`, and `server/discover`, which stands in for it in
+ * the 2026-07-28 revision) do not either: they must measure the server, not our queue, or a
+ * server busy with slow calls would look dead to a health check.
  */
-export function takesSlot(method: string): boolean {
-  return method !== "ping" && method !== "server/discover";
+export function takesSlot(message: JsonRpcMessage): message is JsonRpcRequest {
+  return "method" in message && "id" in message && message.method !== "ping" &&
+    message.method !== "server/discover";
 }
 
 /** The default of `maxConcurrentRequests`. */

@@ -59,8 +59,7 @@ export async function post(
 ): Promise<Response | undefined> {
   const { channel, limits } = link;
   const method = "method" in message ? message.method : undefined;
-  // Only requests take a slot: an answer or a notification may be what the server waits for.
-  const gated = !unlimited && method !== undefined && "id" in message && takesSlot(method);
+  const gated = !unlimited && takesSlot(message);
   const body = JSON.stringify(message);
   let renewed = false;
   for (let attempt = 0;; attempt++) {

@@ -82,9 +82,8 @@ export class SseTransport implements Transport {
   readonly #abort = new AbortController();
   readonly #tasks = new Set<Promise<unknown>>();
   readonly #gate: RequestGate;
-  /** Requests waiting for a slot, and those of them the session has cancelled meanwhile. */
-  readonly #queued = new Set<RequestId>();
-  readonly #cancelled = new Set<RequestId>();
+  /** Requests waiting for a slot, each with whether the session has cancelled it meanwhile. */
+  readonly #queued = new Map<RequestId, boolean>();
   #incoming!: ReadableStreamDefaultController<JsonRpcMessage>;
   #endpoint: URL | undefined;
   #starting: Promise<void> | undefined;
@@ -236,27 +235,26 @@ export class SseTransport implements Transport {
     if (!this.#endpoint) throw new TransportError("Cannot send: the transport is not started");
     if ("method" in message && message.method === "notifications/cancelled") {
       const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
-      if (id !== undefined && this.#queued.has(id)) this.#cancelled.add(id);
+      if (id !== undefined && this.#queued.has(id)) this.#queued.set(id, true);
     }
     this.#track(this.#post(this.#endpoint, message));
   }
 
   async #post(endpoint: URL, message: JsonRpcMessage): Promise<void> {
-    // Only requests take a slot: an answer or a notification may be what the server waits for.
-    const id = "method" in message && "id" in message && takesSlot(message.method)
-      ? message.id
-      : undefined;
+    const id = takesSlot(message) ? message.id : undefined;
     try {
       if (id !== undefined) {
         const queued = this.#gate.enter();
         if (queued) {
-          this.#queued.add(id);
+          this.#queued.set(id, false);
+          let cancelled: boolean | undefined;
           try {
             await queued;
           } finally {
+            cancelled = this.#queued.get(id);
             this.#queued.delete(id);
           }
-          if (this.#cancelled.delete(id)) {
+          if (cancelled) {
             this.#gate.leave(); // cancelled while it waited: never sent
             return;
           }
