@@ -10,6 +10,7 @@ import {
   ProtocolError,
   TransportError,
 } from "../errors.ts";
+import type { JsonRpcMessage, RequestId } from "../jsonrpc.ts";
 import { formatBytes } from "./_framing.ts";
 
 /** Parses and checks an endpoint URL: only `http:` and `https:` are spoken. */
@@ -100,6 +101,13 @@ export function parseChallenges(header: string | null): AuthChallenge[] {
     if (current) current.params[name.toLowerCase()] = value;
   }
   return challenges;
+}
+
+/** The request a `notifications/cancelled` message cancels; undefined for any other message. */
+export function cancelledRequest(message: JsonRpcMessage): RequestId | undefined {
+  if (!("method" in message) || message.method !== "notifications/cancelled") return undefined;
+  const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+  return typeof id === "string" || typeof id === "number" ? id : undefined;
 }
 
 /**

@@ -13,7 +13,14 @@ import {
 } from "../errors.ts";
 import { type JsonRpcMessage, type RequestId, toMessage } from "../jsonrpc.ts";
 import { preview } from "./_framing.ts";
-import { checkedHeaders, displayUrl, endpointUrl, sseEvents, statusError } from "./_http.ts";
+import {
+  cancelledRequest,
+  checkedHeaders,
+  displayUrl,
+  endpointUrl,
+  sseEvents,
+  statusError,
+} from "./_http.ts";
 import {
   concurrencyLimit,
   DEFAULT_MAX_CONCURRENT_REQUESTS,
@@ -233,10 +240,8 @@ export class SseTransport implements Transport {
   #write(message: JsonRpcMessage): void {
     if (this.#closing) throw new ConnectionClosedError("Cannot send: the transport is closed");
     if (!this.#endpoint) throw new TransportError("Cannot send: the transport is not started");
-    if ("method" in message && message.method === "notifications/cancelled") {
-      const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
-      if (id !== undefined && this.#queued.has(id)) this.#queued.set(id, true);
-    }
+    const cancelled = cancelledRequest(message);
+    if (cancelled !== undefined && this.#queued.has(cancelled)) this.#queued.set(cancelled, true);
     this.#track(this.#post(this.#endpoint, message));
   }
 

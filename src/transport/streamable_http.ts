@@ -13,7 +13,7 @@ import {
   TransportError,
 } from "../errors.ts";
 import { type JsonRpcMessage, type JsonRpcRequest, type RequestId, toMessage } from "../jsonrpc.ts";
-import { checkedHeaders, endpointUrl } from "./_http.ts";
+import { cancelledRequest, checkedHeaders, endpointUrl } from "./_http.ts";
 import { declaredVersion, HttpChannel, type HttpLink } from "./_http_channel.ts";
 import { concurrencyLimit, DEFAULT_MAX_CONCURRENT_REQUESTS, RequestGate } from "./_http_gate.ts";
 import { RequestLedger } from "./_http_ledger.ts";
@@ -192,14 +192,12 @@ export class StreamableHttpTransport implements Transport {
     const method = "method" in message ? message.method : undefined;
     if (method === undefined && "id" in message) this.#serving.delete(message.id!);
     let out = message;
-    if (method === "notifications/cancelled" && "params" in message) {
-      const params = message.params as { requestId?: RequestId } | undefined;
-      if (params?.requestId !== undefined) {
-        // The server knows a re-issued request by its new id only.
-        const current = this.#ledger.cancel(params.requestId);
-        if (current !== params.requestId) {
-          out = { ...message, params: { ...params, requestId: current } };
-        }
+    const cancelled = cancelledRequest(message);
+    if (cancelled !== undefined && "params" in message) {
+      // The server knows a re-issued request by its new id only.
+      const current = this.#ledger.cancel(cancelled);
+      if (current !== cancelled) {
+        out = { ...message, params: { ...message.params, requestId: current } };
       }
     }
     const sending = this.#track(this.#send(out));
@@ -314,13 +312,10 @@ export class StreamableHttpTransport implements Transport {
   /** Hands a message to the session, under the id it knows; a modern tools/list is checked. */
   #deliver(message: JsonRpcMessage): void {
     if (this.#closing) return;
-    if ("method" in message) {
-      if ("id" in message) this.#serving.add(message.id);
-      else if (message.method === "notifications/cancelled") {
-        // a request the server gave up on gets no answer from us
-        this.#serving.delete((message.params as { requestId?: RequestId } | undefined)?.requestId!);
-      }
-    }
+    if ("method" in message && "id" in message) this.#serving.add(message.id);
+    // a request the server gave up on gets no answer from us
+    const cancelled = cancelledRequest(message);
+    if (cancelled !== undefined) this.#serving.delete(cancelled);
     let out = message;
     if (!("method" in message) && message.id !== undefined && message.id !== null) {
       const id = message.id;
