@@ -62,3 +62,17 @@ export function runOf(output: Deno.CommandOutput): Run {
 export async function cli(...args: string[]): Promise<Run> {
   return runOf(await cliCommand(args).output());
 }
+
+/** Reads text from `reader` until it matches `pattern` or ends; returns all read so far. */
+export async function readUntil(
+  reader: ReadableStreamDefaultReader<string>,
+  pattern: RegExp,
+): Promise<string> {
+  let seen = "";
+  while (!pattern.test(seen)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    seen += value;
+  }
+  return seen;
+}

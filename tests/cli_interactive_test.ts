@@ -2,7 +2,7 @@
 // requests, the shell reading stdin, streaming logs, and Ctrl-C.
 
 import assert from "node:assert/strict";
-import { cli, cliCommand, MISBEHAVING, type Run, runOf, SERVER } from "./_cli_run.ts";
+import { cli, cliCommand, MISBEHAVING, readUntil, type Run, runOf, SERVER } from "./_cli_run.ts";
 
 Deno.test("--verbose shows the wire traffic with secrets redacted", async () => {
   const run = await cli("ping", "--verbose", "--env", "API_KEY=sup3r-s3cret", ...SERVER);
@@ -88,12 +88,7 @@ Deno.test("shell runs many commands on one connection, read from stdin", async (
 Deno.test("logs streams log messages until Ctrl-C, then exits 0", async () => {
   const child = cliCommand(["logs", ...MISBEHAVING("chatty")]).spawn();
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  while (!/tick 2/.test(seen)) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    seen += value;
-  }
+  let seen = await readUntil(reader, /tick 2/);
   child.kill("SIGINT");
   for (let r = await reader.read(); !r.done; r = await reader.read()) seen += r.value;
   const status = await child.status;
@@ -106,12 +101,7 @@ Deno.test("logs streams log messages until Ctrl-C, then exits 0", async () => {
 Deno.test("Ctrl-C cancels the call on the server and exits 130", async () => {
   const child = cliCommand(["tools", "call", "hang", "--verbose", ...SERVER]).spawn();
   const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  while (!/"method":"tools\/call","params":\{"name":"hang"/.test(seen)) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    seen += value;
-  }
+  let seen = await readUntil(reader, /"method":"tools\/call","params":\{"name":"hang"/);
   child.kill("SIGINT");
   for (let r = await reader.read(); !r.done; r = await reader.read()) seen += r.value;
   const status = await child.status;
