@@ -16,6 +16,16 @@ export const SERVER: string[] = [
   fixture("everything.ts"),
 ];
 
+/** The arguments that start the modern-era (2026-07-28) fake after `--`. */
+export const MODERN: string[] = [
+  "--",
+  Deno.execPath(),
+  "run",
+  "--allow-all",
+  "--no-config",
+  fixture("modern.ts"),
+];
+
 /** The arguments that start the misbehaving fake in `mode` after `--`. */
 export const MISBEHAVING = (mode: string): string[] => [
   "--",

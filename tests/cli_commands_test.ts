@@ -2,8 +2,7 @@
 // --protocol, and check against the spec's schema.
 
 import assert from "node:assert/strict";
-import { fixture } from "./_helpers.ts";
-import { cli, MISBEHAVING, SERVER } from "./_cli_run.ts";
+import { cli, MISBEHAVING, MODERN, SERVER } from "./_cli_run.ts";
 
 Deno.test("resources and prompts commands print readable content", async () => {
   const read = await cli("resources", "read", "fake://notes/7", ...SERVER);
@@ -38,16 +37,7 @@ Deno.test("complete suggests prompt arguments and template variables", async () 
 Deno.test("--protocol pins the era, and info reports it", async () => {
   const legacy = await cli("info", "--json", "--protocol", "legacy", ...SERVER);
   assert.equal(JSON.parse(legacy.stdout).era, "legacy");
-  const modern = await cli(
-    "info",
-    "--json",
-    "--",
-    Deno.execPath(),
-    "run",
-    "--allow-all",
-    "--no-config",
-    fixture("modern.ts"),
-  );
+  const modern = await cli("info", "--json", ...MODERN);
   assert.equal(JSON.parse(modern.stdout).era, "modern");
   const bad = await cli("info", "--protocol", "newest", ...SERVER);
   assert.equal(bad.code, 2);
@@ -63,18 +53,7 @@ Deno.test("check reports a healthy server and exits 0", async () => {
     /✓ schema: (\d+) of \1 message\(s\) from the server are valid against the 2025-11-25 schema/,
   );
   assert.match(run.stdout, /^0 problem\(s\), 0 warning\(s\)$/m);
-  const modern = await cli(
-    "check",
-    "--schema-dir",
-    SPEC,
-    "--json",
-    "--",
-    Deno.execPath(),
-    "run",
-    "--allow-all",
-    "--no-config",
-    fixture("modern.ts"),
-  );
+  const modern = await cli("check", "--schema-dir", SPEC, "--json", ...MODERN);
   const report = JSON.parse(modern.stdout);
   assert.equal(modern.code, 0, JSON.stringify(report.findings));
   assert.equal(report.era, "modern");
