@@ -9,6 +9,7 @@ import {
   type JsonRpcMessage,
   loadConfig,
   McpError,
+  Redactor,
   type ServerConfig,
   StdioTransport,
   TapTransport,
@@ -19,12 +20,11 @@ import type { Output } from "./commands.ts";
 import { elicitationHandler } from "./elicit.ts";
 import { storedAuthorization } from "./auth.ts";
 
-/** Replaces every secret the user gave us (env values, header values) with `***`. */
+/** Replaces every secret the user gave us (env values, header values, URL credentials) with `***`. */
 export function redactor(args: CliArgs): (text: string) => string {
-  const secrets = [...Object.values(args.env), ...args.headers.map(([, value]) => value)]
-    .filter((value) => value.length >= 4)
-    .sort((a, b) => b.length - a.length);
-  return (text) => secrets.reduce((acc, secret) => acc.split(secret).join("***"), text);
+  const redactor = new Redactor(Object.values(args.env)).addHeaders(args.headers);
+  if (args.url !== undefined) redactor.addUrl(args.url);
+  return (text) => redactor.redact(text);
 }
 
 /** The transport for the chosen server, wrapped in a wire log with --verbose. */

@@ -11,6 +11,7 @@ import {
   createProxyServer,
   type HttpServerHandle,
   loadConfig,
+  Redactor,
   serveHttp,
   ServerManager,
   ServerRequestRelay,
@@ -93,7 +94,13 @@ export async function proxyCommand(argv: readonly string[], out: Output): Promis
   if (!values.http && (values.host ?? values.port ?? values.token) !== undefined) {
     return usage(out, "--host, --port and --token need --http");
   }
-  const log = (line: string) => out.stderr(`[proxy] ${line}`);
+  // The secrets of the servers configured now (the file may change): a log line may quote them.
+  const redact = (line: string) => {
+    const redactor = new Redactor();
+    for (const server of manager.servers()) redactor.addServer(server.config);
+    return redactor.redact(line);
+  };
+  const log = (line: string) => out.stderr(`[proxy] ${redact(line)}`);
   const verbose = values.verbose ?? false;
   // The servers' sampling and elicitation requests go to the proxy client whose call caused them.
   const relay = new ServerRequestRelay();

@@ -8,6 +8,8 @@ import {
   existingConfigFiles,
   loadConfig,
   type LoadedConfig,
+  Redactor,
+  redactUrl,
   type ServerConfig,
   ServerManager,
   type ServerStatus,
@@ -78,12 +80,16 @@ export async function serversCommand(argv: readonly string[], out: Output): Prom
   await manager.setServers(loaded.servers);
   const servers = manager.servers();
   const tools = manager.allTools();
+  // An error may quote what a server printed or answered, which may be one of its secrets.
+  const redactor = new Redactor();
+  for (const server of servers) redactor.addServer(server.config);
+  const redact = (text: string) => redactor.redact(text);
   if (values.json) {
     out.stdout(JSON.stringify(
       {
         servers: servers.map(({ lastError, config: _config, ...rest }) => ({
           ...rest,
-          ...(lastError ? { lastError: lastError.message } : {}),
+          ...(lastError ? { lastError: redact(lastError.message) } : {}),
         })),
         tools: tools.map((t) => ({ server: t.server, name: t.qualifiedName, tool: t.tool.name })),
       },
@@ -91,7 +97,9 @@ export async function serversCommand(argv: readonly string[], out: Output): Prom
       2,
     ));
   } else {
-    out.stdout(table(servers.map(row), ["SERVER", "STATE", "PROTOCOL", "TOOLS", "NOTE"]));
+    out.stdout(
+      table(servers.map((s) => row(s, redact)), ["SERVER", "STATE", "PROTOCOL", "TOOLS", "NOTE"]),
+    );
     if (values.tools) {
       out.stdout("");
       out.stdout(table(tools.map((t) => [t.qualifiedName, oneLine(t.tool.description)])));
@@ -121,7 +129,7 @@ async function listServers(out: Output, json: boolean): Promise<number> {
       rows.push({
         name,
         transport: http ? (config.type === "sse" ? "sse" : "http") : "stdio",
-        target: http ? config.url : [config.command, ...(config.args ?? [])].join(" "),
+        target: http ? redactUrl(config.url) : [config.command, ...(config.args ?? [])].join(" "),
         file,
         config,
       });
@@ -155,9 +163,10 @@ async function listServers(out: Output, json: boolean): Promise<number> {
   return 0;
 }
 
-function row(status: ServerStatus): string[] {
+function row(status: ServerStatus, redact: (text: string) => string): string[] {
   const protocol = status.protocolVersion ? `${status.protocolVersion} (${status.era})` : "";
-  const note = status.lastError?.message ??
+  const failure = status.lastError?.message;
+  const note = (failure === undefined ? undefined : redact(failure)) ??
     (status.connectMs !== undefined ? `connected in ${Math.round(status.connectMs)} ms` : "");
   return [status.name, status.state, protocol, String(status.toolCount), oneLine(note, 100)];
 }

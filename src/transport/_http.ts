@@ -12,6 +12,7 @@ import {
 } from "../errors.ts";
 import type { JsonRpcMessage, RequestId } from "../jsonrpc.ts";
 import { formatBytes } from "./_framing.ts";
+import { Redactor } from "../redact.ts";
 
 /** Parses and checks an endpoint URL: only `http:` and `https:` are spoken. */
 export function endpointUrl(url: string | URL, what = "Server URL"): URL {
@@ -163,30 +164,28 @@ export async function readLimited(
 }
 
 /**
- * Replaces each secret in `text` with "[redacted]". Servers echo what they were sent (a session
- * id in "unknown session …", a token in a debug page), and error messages end up in logs.
+ * Replaces each secret in `text` with "***". Servers echo what they were sent (a session id in
+ * "unknown session …", a token in a debug page), and error messages end up in logs.
  */
 export function redact(text: string, secrets: readonly string[] = []): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret.length >= 4) out = out.replaceAll(secret, "[redacted]");
-  }
-  return out;
+  return new Redactor(secrets).redact(text);
 }
 
 /**
- * The values worth hiding among request headers and the URL: credentials-like headers (and the
- * token after a scheme such as "Bearer"), and query parameter values.
+ * The values worth hiding among request headers and the URL: every header value the user gave
+ * (and the token after a scheme such as "Bearer"), the URL's user name and password, and query
+ * parameter values.
  */
 export function secretsOf(headers: Iterable<[string, string]>, url: URL): string[] {
   const secrets: string[] = [];
-  for (const [name, value] of headers) {
-    if (!/auth|token|key|secret|cookie|session|password|credential/i.test(name)) continue;
+  for (const [, value] of headers) {
     secrets.push(value);
     const credentials = value.match(/^\S+\s+(\S+)$/)?.[1];
     if (credentials) secrets.push(credentials);
   }
   for (const value of url.searchParams.values()) secrets.push(value);
+  if (url.username) secrets.push(url.username, decodeURIComponent(url.username));
+  if (url.password) secrets.push(url.password, decodeURIComponent(url.password));
   // the longest first, so that a token inside a header value is not half replaced
   return secrets.sort((a, b) => b.length - a.length);
 }

@@ -8,13 +8,20 @@ const MAX_LINE_CHARS = 2_000;
 export class StderrCollector {
   readonly #limit: number;
   readonly #onLine: ((line: string) => void) | undefined;
+  readonly #redact: (line: string) => string;
   readonly #lines: string[] = [];
   #reader: ReadableStreamDefaultReader<string> | undefined;
   #done: Promise<void> = Promise.resolve();
 
-  constructor(limit: number, onLine?: (line: string) => void) {
+  /** `redact` hides secrets (the server's env values) before a line is kept or passed on. */
+  constructor(
+    limit: number,
+    onLine?: (line: string) => void,
+    redact: (line: string) => string = (line) => line,
+  ) {
     this.#limit = limit;
     this.#onLine = onLine;
+    this.#redact = redact;
   }
 
   /** The last lines, oldest first. */
@@ -49,7 +56,7 @@ export class StderrCollector {
   }
 
   #add(raw: string): void {
-    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    const line = this.#redact(raw.endsWith("\r") ? raw.slice(0, -1) : raw);
     const kept = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line;
     this.#lines.push(kept);
     if (this.#lines.length > this.#limit) this.#lines.shift();

@@ -17,6 +17,7 @@ import {
   within,
 } from "./_process.ts";
 import { StderrCollector } from "./_stderr.ts";
+import { Redactor } from "../redact.ts";
 import type { Transport } from "./transport.ts";
 
 export { DEFAULT_INHERITED_ENV_VARS } from "./_process.ts";
@@ -48,7 +49,10 @@ export interface StdioTransportOptions {
   command: string;
   /** Its arguments, passed as an array. */
   args?: readonly string[];
-  /** Variables added to the server's environment. */
+  /**
+   * Variables added to the server's environment. Their values are secrets: each one of 4 or
+   * more characters is shown as `***` in stderr lines and error messages (see {@link Redactor}).
+   */
   env?: Readonly<Record<string, string>>;
   /**
    * Pass the whole environment of this process to the server. By default only
@@ -121,9 +125,12 @@ export class StdioTransport implements Transport {
     this.#options = options;
     this.#name = options.name ?? options.command;
     const mode = options.stderr ?? "tail";
+    // A server that prints its token before crashing must not put it in our error message.
+    const redactor = new Redactor(Object.values(options.env ?? {}));
     this.#stderr = new StderrCollector(
       options.stderrTailLines ?? 20,
       typeof mode === "function" ? mode : undefined,
+      (line) => redactor.redact(line),
     );
   }
 

@@ -1,0 +1,224 @@
+/**
+ * Hiding secrets wherever text is shown: a server's stderr quoted in an error, a wire log, a
+ * proxy log, `servers --json`. The secrets are the values the user handed us (environment
+ * variables, HTTP headers, credentials inside URLs); each occurrence becomes `***`.
+ *
+ * @module
+ */
+
+import type { ServerConfig } from "./config.ts";
+
+/** What a secret is replaced with. */
+export const REDACTED: string = "***";
+
+/**
+ * Values shorter than this are never treated as secrets: hiding `1` or `on` everywhere would
+ * mangle every line while protecting nothing.
+ */
+export const MIN_SECRET_LENGTH: number = 4;
+
+/** Query parameters whose values are credentials (`?token=`, `&api_key=`, `&sig=`, …). */
+const SECRET_PARAM = /token|key|secret|pass|pwd|auth|sig|credential|session|code/i;
+
+/**
+ * A set of secret values, and the one function that hides them in text.
+ *
+ * @example Hiding an environment value and a URL's credentials
+ * ```ts
+ * import { Redactor } from "@mcp-inspect/client";
+ * const redactor = new Redactor(["s3cr3t-value"]).addUrl("https://me:hunter22@example.com/mcp");
+ * console.log(redactor.redact("token s3cr3t-value, password hunter22")); // "token ***, password ***"
+ * ```
+ */
+export class Redactor {
+  readonly #secrets = new Set<string>();
+  #sorted: string[] | undefined;
+
+  /**
+   * Creates a redactor holding `secrets` (values shorter than {@link MIN_SECRET_LENGTH} are
+   * skipped).
+   *
+   * @example
+   * ```ts
+   * import { Redactor } from "@mcp-inspect/client";
+   * console.log(new Redactor(["abcd", "x"]).size); // 1
+   * ```
+   */
+  constructor(secrets: Iterable<string> = []) {
+    for (const secret of secrets) this.add(secret);
+  }
+
+  /** How many secrets are held. */
+  get size(): number {
+    return this.#secrets.size;
+  }
+
+  /**
+   * Adds one secret value.
+   *
+   * @example
+   * ```ts
+   * import { Redactor } from "@mcp-inspect/client";
+   * console.log(new Redactor().add("p4ssw0rd").redact("pw=p4ssw0rd")); // "pw=***"
+   * ```
+   */
+  add(secret: string): this {
+    if (secret.length >= MIN_SECRET_LENGTH && !this.#secrets.has(secret)) {
+      this.#secrets.add(secret);
+      this.#sorted = undefined;
+    }
+    return this;
+  }
+
+  /**
+   * Adds header values, and the credentials after a scheme (`Bearer <token>`) on their own.
+   *
+   * @example
+   * ```ts
+   * import { Redactor } from "@mcp-inspect/client";
+   * const redactor = new Redactor().addHeaders({ Authorization: "Bearer abc123" });
+   * console.log(redactor.redact("got abc123")); // "got ***"
+   * ```
+   */
+  addHeaders(
+    headers: Iterable<readonly [string, string]> | Readonly<Record<string, string>>,
+  ): this {
+    const entries = Symbol.iterator in headers
+      ? [...(headers as Iterable<readonly [string, string]>)]
+      : Object.entries(headers);
+    for (const [, value] of entries) {
+      this.add(value);
+      const credentials = value.match(/^\S+\s+(\S+)$/)?.[1];
+      if (credentials) this.add(credentials);
+    }
+    return this;
+  }
+
+  /**
+   * Adds the credentials a URL carries: its user name and password, and the values of query
+   * parameters named like credentials (`token`, `key`, `secret`, `password`, `auth`, `sig`, …),
+   * both as written and decoded. A text that is not a URL adds nothing.
+   *
+   * @example
+   * ```ts
+   * import { Redactor } from "@mcp-inspect/client";
+   * const redactor = new Redactor().addUrl("https://example.com/mcp?api_key=k3y-123&page=2");
+   * console.log(redactor.redact("key k3y-123 on page 2")); // "key *** on page 2"
+   * ```
+   */
+  addUrl(url: string | URL): this {
+    for (const secret of urlSecrets(url)) this.add(secret);
+    return this;
+  }
+
+  /**
+   * Adds every secret of a server config: `env` values, `headers` values and the URL's
+   * credentials.
+   *
+   * @example
+   * ```ts
+   * import { Redactor } from "@mcp-inspect/client";
+   * const redactor = new Redactor().addServer({ command: "x", env: { TOKEN: "t0k3n-abc" } });
+   * console.log(redactor.redact("TOKEN=t0k3n-abc")); // "TOKEN=***"
+   * ```
+   */
+  addServer(config: ServerConfig): this {
+    if ("url" in config) {
+      this.addUrl(config.url);
+      this.addHeaders(config.headers ?? {});
+    } else {
+      for (const value of Object.values(config.env ?? {})) this.add(value);
+    }
+    return this;
+  }
+
+  /**
+   * Replaces every occurrence of every secret in `text` with {@link REDACTED}, the longest
+   * secrets first (so that a token inside a longer header value is not half replaced).
+   *
+   * @example
+   * ```ts
+   * import { Redactor } from "@mcp-inspect/client";
+   * console.log(new Redactor(["hunter2!"]).redact("password: hunter2!")); // "password: ***"
+   * ```
+   */
+  redact(text: string): string {
+    if (this.#secrets.size === 0) return text;
+    this.#sorted ??= [...this.#secrets].sort((a, b) => b.length - a.length);
+    let out = text;
+    for (const secret of this.#sorted) {
+      if (out.includes(secret)) out = out.replaceAll(secret, REDACTED);
+    }
+    return out;
+  }
+}
+
+/** The credentials inside a URL, as written and decoded; none for a text that is not a URL. */
+function urlSecrets(url: string | URL): string[] {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return [];
+  }
+  const found: string[] = [];
+  const both = (raw: string) => {
+    found.push(raw);
+    try {
+      found.push(decodeURIComponent(raw));
+    } catch {
+      // not valid percent-encoding: the raw form is all there is
+    }
+  };
+  if (parsed.username) both(parsed.username);
+  if (parsed.password) both(parsed.password);
+  for (const pair of parsed.search.slice(1).split("&")) {
+    const equals = pair.indexOf("=");
+    if (equals === -1) continue;
+    const name = decodeSafely(pair.slice(0, equals));
+    if (SECRET_PARAM.test(name)) both(pair.slice(equals + 1).replaceAll("+", "%20"));
+  }
+  return found.filter((value) => value !== "");
+}
+
+function decodeSafely(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * A URL fit to be shown: user name, password and credential-like query values replaced with
+ * {@link REDACTED}. A text that is not a URL is returned as it is.
+ *
+ * @example
+ * ```ts
+ * import { redactUrl } from "@mcp-inspect/client";
+ * console.log(redactUrl("https://me:pw@example.com/mcp?token=abc&x=1"));
+ * // "https://***:***@example.com/mcp?token=***&x=1"
+ * ```
+ */
+export function redactUrl(url: string | URL): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return String(url);
+  }
+  const user = parsed.username ? REDACTED : "";
+  const userinfo = parsed.username || parsed.password
+    ? `${user}${parsed.password ? `:${REDACTED}` : ""}@`
+    : "";
+  const search = parsed.search.slice(1).split("&").map((pair) => {
+    const equals = pair.indexOf("=");
+    if (equals === -1 || !SECRET_PARAM.test(decodeSafely(pair.slice(0, equals)))) return pair;
+    return `${pair.slice(0, equals + 1)}${REDACTED}`;
+  }).join("&");
+  // Built by hand: URL's own setters would percent-encode the asterisks.
+  const authority = parsed.host ? `//${userinfo}${parsed.host}` : "";
+  return `${parsed.protocol}${authority}${parsed.pathname}${
+    search ? `?${search}` : ""
+  }${parsed.hash}`;
+}
