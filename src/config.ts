@@ -18,6 +18,13 @@ import {
 } from "jsonc-parser";
 import { type EntryPath, normalizeEntry } from "./config/_entry.ts";
 import { expand } from "./config/_expand.ts";
+import {
+  ENTRY_KEYS,
+  type KeyAt,
+  SECTION_KEYS,
+  settleWarnings,
+  unknownKeys,
+} from "./config/_keys.ts";
 import { parseYamlConfig } from "./config/_yaml.ts";
 
 /**
@@ -156,6 +163,36 @@ export class ConfigError extends Error {
 }
 
 /**
+ * A key that no config shape knows, such as `"denyTools"` for `"deny"`: the loader ignores it,
+ * which is rarely what its author meant. With `strict`, it is a {@link ConfigError} instead.
+ *
+ * @example Printing the warnings of a config file
+ * ```ts
+ * import { parseConfig } from "@mcp-inspect/client";
+ * const text = '{ "mcpServers": { "fs": { "command": "x", "denyTools": ["rm"] } } }';
+ * const { warnings } = parseConfig(text, { file: ".mcp.json" });
+ * console.log(warnings[0]?.message);
+ * // .mcp.json:1: unknown key "denyTools" in server "fs" (did you mean "deny"?)
+ * ```
+ */
+export interface ConfigWarning {
+  /** `<file>:<line>: unknown key "<key>" in server "<name>" (did you mean "<suggestion>"?)`. */
+  message: string;
+  /** The config file. */
+  file: string;
+  /** The 1-based line of the key. */
+  line: number;
+  /** The 1-based column of the key. */
+  column: number;
+  /** The key as written. */
+  key: string;
+  /** The server entry holding it, when it is in one. */
+  server?: string;
+  /** The known key it most likely meant, if one is close. */
+  suggestion?: string;
+}
+
+/**
  * Options of {@link loadConfig} and {@link parseConfig}.
  *
  * @example Expanding from a fixed environment
@@ -169,6 +206,11 @@ export interface LoadConfigOptions {
   env?: Readonly<Record<string, string>> | ((name: string) => string | undefined);
   /** `${workspaceFolder}` (default: the folder holding `.vscode/`, else the file's folder). */
   workspaceFolder?: string;
+  /**
+   * Unknown keys are errors: the loader throws a {@link ConfigError} naming the first one,
+   * rather than listing them in {@link LoadedConfig.warnings} (default false).
+   */
+  strict?: boolean;
 }
 
 /**
@@ -192,6 +234,8 @@ export interface LoadedConfig {
   servers: Record<string, ServerConfig>;
   /** The entries that were skipped, and why. */
   issues: ConfigError[];
+  /** Keys that no config shape knows, in server entries and in the sections this loader reads. */
+  warnings: ConfigWarning[];
   /** `mcp.pool` of a YAML file, when it has one. */
   pool?: PoolSettings;
 }
@@ -218,10 +262,13 @@ export interface PoolSettings {
  * Reads a config file. Entries that are invalid, or use a variable that is not set, are reported
  * in `issues` and skipped; the others load. A file ending in `.yaml` or `.yml` is read as YAML
  * (`mcp.servers[]` with `id`, `command`, `args`, `env`, `url`, `headers`, `auto_discover`, and
- * `mcp.pool`), with the same checks, expansion and error positions.
+ * `mcp.pool`), with the same checks, expansion and error positions. Keys no config shape knows
+ * are listed in `warnings` (errors with `strict`). A relative `command` with a path separator
+ * (`./server.sh`, `bin/server`) is resolved against the config file's folder; a bare name is
+ * looked up on PATH when the server starts.
  *
  * @throws {ConfigError} when the file cannot be read, is not valid JSONC or YAML (with line and
- *   column), or has no server list.
+ *   column), has no server list, or (with `strict`) has an unknown key.
  * @example Loading Claude Desktop's config
  * ```ts ignore
  * import { loadConfig } from "@mcp-inspect/client";
@@ -250,7 +297,8 @@ export async function loadConfig(
 /**
  * Parses the text of a config file; see {@link loadConfig}.
  *
- * @throws {ConfigError} when the text is not valid JSONC or has no server list.
+ * @throws {ConfigError} when the text is not valid JSONC, has no server list, or (with `strict`)
+ *   has an unknown key.
  * @example Parsing a Claude Code `.mcp.json`
  * ```ts
  * import { parseConfig } from "@mcp-inspect/client";
@@ -295,14 +343,28 @@ export function parseConfig(
   };
   const servers: Record<string, ServerConfig> = {};
   const issues: ConfigError[] = [];
+  const keysOf = (node: Node): KeyAt[] =>
+    (node.children ?? []).flatMap((property) => {
+      const key = property.children?.[0];
+      return key ? [{ key: String(key.value), ...locate(text, key.offset) }] : [];
+    });
+  const warnings = format === "vscode"
+    ? unknownKeys(keysOf(list.parent!.parent!), SECTION_KEYS.servers!, file, {
+      section: list.parent!.parent === root ? "" : "mcp",
+    })
+    : [];
   for (const property of list.children ?? []) {
     const [keyNode, valueNode] = property.children ?? [];
     if (!keyNode || !valueNode) continue;
     const name = String(keyNode.value);
+    if (valueNode.type === "object") {
+      warnings.push(...unknownKeys(keysOf(valueNode), ENTRY_KEYS[format], file, { server: name }));
+    }
     try {
       servers[name] = normalizeEntry(nodeValue(valueNode), {
         expand: (value) => expand(value, lookup, predefined),
         readEnvFile: (path) => readEnvFile(resolve(dirname(file), path)),
+        folder: dirname(resolve(file)),
       });
     } catch (error) {
       const path: EntryPath = (error as { path?: EntryPath }).path ?? [];
@@ -320,7 +382,7 @@ export function parseConfig(
       );
     }
   }
-  return { file, format, servers, issues };
+  return { file, format, servers, issues, warnings: settleWarnings(warnings, options) };
 }
 
 /** A dotenv file, parsed by Node's own parser (the one behind `node --env-file`). */

@@ -52,6 +52,8 @@ export interface CliArgs {
   config: string | undefined;
   /** The --server name (the command after -- is `server`). */
   serverName: string | undefined;
+  /** --strict: an unknown key in the config file is an error, not a warning. */
+  strict: boolean;
 }
 
 const OPTIONS = {
@@ -74,6 +76,7 @@ const OPTIONS = {
   "schema-dir": { type: "string" },
   config: { type: "string", short: "c" },
   server: { type: "string", short: "s" },
+  strict: { type: "boolean" },
 } as const;
 
 /** Parses argv; everything after the first `--` is the server command, untouched. */
@@ -128,6 +131,9 @@ export function parseCli(argv: readonly string[]): CliArgs {
   if (values.transport !== undefined && values.url === undefined) {
     throw new UsageError("--transport needs --url");
   }
+  if (values.strict && values.config === undefined && values.server === undefined) {
+    throw new UsageError("--strict needs --config or --server");
+  }
   const protocol = values.protocol ?? "auto";
   if (!/^(auto|modern|legacy|\d{4}-\d{2}-\d{2})$/.test(protocol)) {
     throw new UsageError(
@@ -160,6 +166,7 @@ export function parseCli(argv: readonly string[]): CliArgs {
     schemaDir: values["schema-dir"],
     config: values.config,
     serverName: values.server,
+    strict: values.strict ?? false,
   };
 }
 

@@ -8,6 +8,7 @@ import {
   HttpTransport,
   type JsonRpcMessage,
   loadConfig,
+  type LoadedConfig,
   McpError,
   Redactor,
   type ServerConfig,
@@ -113,24 +114,34 @@ export async function configuredServer(args: CliArgs, out: Output): Promise<Serv
   }
   const known: string[] = [];
   for (const file of files) {
-    let servers: Record<string, ServerConfig>;
+    let loaded: LoadedConfig;
     try {
-      servers = (await loadConfig(file)).servers;
+      loaded = await loadConfig(file);
     } catch (error) {
       if (args.config !== undefined) {
         throw new UsageError(error instanceof ConfigError ? error.message : String(error));
       }
       continue; // a user file that is not an MCP config (e.g. ~/.claude.json without servers)
     }
-    const names = Object.keys(servers);
+    const { servers, issues, warnings } = loaded;
+    // An entry that failed to load (an unset variable) is still the one the user asked for.
+    const broken = issues.flatMap((issue) => issue.server === undefined ? [] : [issue.server]);
+    const names = [...new Set([...Object.keys(servers), ...broken])];
     const name = args.serverName ?? (names.length === 1 ? names[0] : undefined);
     if (name === undefined) {
       throw new UsageError(
         `${file} has ${names.length} servers; choose one with --server (${names.join(", ")})`,
       );
     }
+    const issue = issues.find((i) => i.server === name);
+    if (issue) throw new UsageError(issue.message);
     const config = servers[name];
     if (config) {
+      // Only what concerns this server: the other entries of a shared file are not our business.
+      for (const warning of warnings.filter((w) => w.server === undefined || w.server === name)) {
+        if (args.strict) throw new UsageError(`${warning.message} (--strict)`);
+        out.stderr(`${out.errStyle.bold("warning:")} ${warning.message}`);
+      }
       if (args.config === undefined) {
         out.stderr(out.errStyle.dim(`Using server "${name}" from ${file}`));
       }

@@ -71,6 +71,7 @@ Options:
   -c, --config <file>  a config file (Claude Desktop, VS Code, Cursor, Claude Code; JSONC)
   -s, --server <name>  the server of the config file; without --config, the usual files are
                      searched (./.mcp.json, .cursor/, .vscode/, Claude Desktop, ~/.cursor, ~/.claude.json)
+  --strict           an unknown key in the config file is an error (exit 2), not a warning
   --transport <t>    with --url: http (Streamable HTTP only), sse (legacy only) or auto
   -H, --header "N: V"  an HTTP header for every request (repeatable)
   -p, --protocol <p> auto (default), modern, legacy, or a revision such as 2025-06-18

@@ -44,6 +44,7 @@ Options:
   --allow-host <h>     with --http, accept this Host header too (repeatable)
   --allow-origin <o>   with --http, accept this browser Origin (repeatable)
   --no-watch           read the config file once
+  --strict             an unknown key in the config file is an error, not a warning
   -v, --verbose        report server state changes and the servers' stderr
 
 Logs go to stderr; with --http the endpoint URL is printed on stdout.
@@ -64,6 +65,7 @@ export async function proxyCommand(argv: readonly string[], out: Output): Promis
         "allow-host": { type: "string", multiple: true },
         "allow-origin": { type: "string", multiple: true },
         "no-watch": { type: "boolean" },
+        strict: { type: "boolean" },
         tools: { type: "string", multiple: true },
         stats: { type: "string" },
         verbose: { type: "boolean", short: "v" },
@@ -102,6 +104,7 @@ export async function proxyCommand(argv: readonly string[], out: Output): Promis
   };
   const log = (line: string) => out.stderr(`[proxy] ${redact(line)}`);
   const verbose = values.verbose ?? false;
+  const strict = values.strict ?? false;
   // The servers' sampling and elicitation requests go to the proxy client whose call caused them.
   const relay = new ServerRequestRelay();
   await using manager = new ServerManager({
@@ -109,6 +112,7 @@ export async function proxyCommand(argv: readonly string[], out: Output): Promis
     ...(verbose ? { stderr: (server, line) => log(`${server}: ${line}`) } : {}),
   });
   manager.on("configError", (error) => log(error.message));
+  manager.on("configWarning", (warning) => log(`warning: ${warning.message}`));
   manager.on("stateChanged", (status) => {
     if (status.state === "failed") {
       log(`server "${status.name}" failed: ${status.lastError?.message ?? "unknown error"}`);
@@ -123,11 +127,12 @@ export async function proxyCommand(argv: readonly string[], out: Output): Promis
   try {
     const file = values.config;
     if (file !== undefined && values["no-watch"]) {
-      const loaded = await loadConfig(file);
+      const loaded = await loadConfig(file, { strict });
       for (const issue of loaded.issues) log(issue.message);
+      for (const warning of loaded.warnings) log(`warning: ${warning.message}`);
       await manager.setServers(loaded.servers);
     } else if (file !== undefined) {
-      await manager.watch(file);
+      await manager.watch(file, { strict });
     }
     for (const module of modules) {
       const added = await loadToolsModule(module, registry);

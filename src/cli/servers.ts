@@ -16,8 +16,8 @@ import {
 } from "../../mod.ts";
 import { oneLine, style, table } from "./format.ts";
 
-export const SERVERS_HELP = `Usage: mcp-inspect servers [--json]
-       mcp-inspect servers --config <file> [--tools] [--json] [--timeout <ms>]
+export const SERVERS_HELP = `Usage: mcp-inspect servers [--json] [--strict]
+       mcp-inspect servers --config <file> [--tools] [--json] [--timeout <ms>] [--strict]
 
 Without --config, lists the servers of every config file in the usual places (./.mcp.json,
 .cursor/mcp.json, .vscode/mcp.json, Claude Desktop's, ~/.cursor/mcp.json, ~/.claude.json) with
@@ -31,6 +31,7 @@ Options:
   --tools              also list every tool under its qualified name
   --json               print one JSON document
   -t, --timeout <ms>   how long each server may take to connect (default 30000)
+  --strict             an unknown key in a config file is an error (exit 2), not a warning
 
 Exit codes: 0 every enabled server is ready; 2 usage or config file error; 3 a server failed.`;
 
@@ -45,6 +46,7 @@ export async function serversCommand(argv: readonly string[], out: Output): Prom
         tools: { type: "boolean" },
         json: { type: "boolean" },
         timeout: { type: "string", short: "t" },
+        strict: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -57,7 +59,8 @@ export async function serversCommand(argv: readonly string[], out: Output): Prom
     out.stdout(SERVERS_HELP);
     return 0;
   }
-  if (values.config === undefined) return await listServers(out, values.json ?? false);
+  const strict = values.strict ?? false;
+  if (values.config === undefined) return await listServers(out, values.json ?? false, strict);
   const timeoutMs = Number(values.timeout ?? 30_000);
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
     return usage(out, `Invalid --timeout "${values.timeout}": expected milliseconds`);
@@ -70,13 +73,14 @@ export async function serversCommand(argv: readonly string[], out: Output): Prom
   });
   let loaded: LoadedConfig;
   try {
-    loaded = await loadConfig(values.config);
+    loaded = await loadConfig(values.config, { strict });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     out.stderr(`${err.red("error:")} ${error.message}`);
     return 2;
   }
   for (const issue of loaded.issues) out.stderr(`${err.bold("warning:")} ${issue.message}`);
+  for (const warning of loaded.warnings) out.stderr(`${err.bold("warning:")} ${warning.message}`);
   await manager.setServers(loaded.servers);
   const servers = manager.servers();
   const tools = manager.allTools();
@@ -108,8 +112,13 @@ export async function serversCommand(argv: readonly string[], out: Output): Prom
   return servers.some((s) => s.state === "failed" || s.state === "connecting") ? 3 : 0;
 }
 
-/** Every server of every usual config file, without connecting; secrets redacted. */
-async function listServers(out: Output, json: boolean): Promise<number> {
+/**
+ * Every server of every usual config file, without connecting; secrets redacted. Unknown keys
+ * are warnings, or with `strict` errors (exit 2, after the list).
+ */
+async function listServers(out: Output, json: boolean, strict: boolean): Promise<number> {
+  const err = style(Deno.stderr);
+  let unknownKeys = 0;
   const rows: {
     name: string;
     transport: string;
@@ -124,6 +133,10 @@ async function listServers(out: Output, json: boolean): Promise<number> {
     } catch {
       continue; // not an MCP config (e.g. ~/.claude.json without servers)
     }
+    for (const warning of loaded.warnings) {
+      out.stderr(`${strict ? err.red("error:") : err.bold("warning:")} ${warning.message}`);
+    }
+    unknownKeys += loaded.warnings.length;
     for (const [name, config] of Object.entries(loaded.servers)) {
       const http = "url" in config;
       rows.push({
@@ -160,7 +173,7 @@ async function listServers(out: Output, json: boolean): Promise<number> {
       ["SERVER", "TRANSPORT", "COMMAND OR URL", "FILE"],
     ));
   }
-  return 0;
+  return strict && unknownKeys > 0 ? 2 : 0;
 }
 
 function row(status: ServerStatus, redact: (text: string) => string): string[] {

@@ -2,6 +2,7 @@
 // are the union of what Claude Desktop, Claude Code, Cursor and VS Code write; fields they add for
 // their own UI (autoApprove, timeout, …) are ignored.
 
+import { isAbsolute, resolve } from "node:path";
 import type { HttpServerConfig, ServerConfig, ServerPolicy, StdioServerConfig } from "../config.ts";
 import { ExpansionError } from "./_expand.ts";
 
@@ -27,6 +28,8 @@ export interface EntryContext {
   expand(value: string): string;
   /** Reads a dotenv file (VS Code and Cursor `envFile`), relative to the config file. */
   readEnvFile(path: string): Record<string, string>;
+  /** The config file's folder, against which a relative `command` is resolved. */
+  folder: string;
 }
 
 type Raw = Record<string, unknown>;
@@ -61,7 +64,12 @@ export function normalizeEntry(raw: unknown, context: EntryContext): ServerConfi
   if (type === "stdio") {
     const command = at(["command"], requiredString(raw, "command", type));
     if (command.trim() === "") throw new EntryError(`"command" must not be empty`, ["command"]);
-    const config: StdioServerConfig = { type, command, ...policy };
+    // `./server.sh` beside the config file must not depend on the folder the CLI runs in; a bare
+    // name (`npx`) is looked up on PATH.
+    const program = /[\\/]/.test(command) && !isAbsolute(command)
+      ? resolve(context.folder, command)
+      : command;
+    const config: StdioServerConfig = { type, command: program, ...policy };
     const args = stringArray(raw, "args");
     if (args) config.args = args.map((arg, i) => at(["args", i], arg));
     const env: Record<string, string> = {};

@@ -19,7 +19,7 @@
 
 import { dirname, resolve } from "node:path";
 import { parseEnv } from "node:util";
-import { isMap, isSeq, LineCounter, type Node, parseDocument } from "yaml";
+import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
 import parseDuration from "parse-duration";
 import {
   ConfigError,
@@ -30,6 +30,7 @@ import {
 } from "../config.ts";
 import { type EntryPath, normalizeEntry } from "./_entry.ts";
 import { expand } from "./_expand.ts";
+import { ENTRY_KEYS, type KeyAt, SECTION_KEYS, settleWarnings, unknownKeys } from "./_keys.ts";
 
 type Document = ReturnType<typeof parseDocument>;
 
@@ -90,6 +91,7 @@ export function parseYamlConfig(
   const context = {
     expand: (value: string) => expand(value, lookup, predefined),
     readEnvFile: (path: string) => readEnvFile(resolve(dirname(file), path)),
+    folder: dirname(resolve(file)),
   };
   const issues: ConfigError[] = [];
   const report = (problem: unknown, fallback: EntryPath, server?: string, what?: string) => {
@@ -116,8 +118,25 @@ export function parseYamlConfig(
   };
 
   const pool = readPool(doc, report);
+  const keysOf = (map: unknown): KeyAt[] =>
+    isMap(map)
+      ? map.items.map((pair) => ({
+        key: String(isScalar(pair.key) ? pair.key.value : pair.key),
+        ...where(offsetOf(pair.key)),
+      }))
+      : [];
+  const warnings = [
+    ...unknownKeys(keysOf(doc.getIn(["mcp"], true)), SECTION_KEYS.mcp!, file, { section: "mcp" }),
+    ...unknownKeys(keysOf(doc.getIn(["mcp", "pool"], true)), SECTION_KEYS["mcp.pool"]!, file, {
+      section: "mcp.pool",
+    }),
+  ];
   const servers: Record<string, ServerConfig> = {};
   list.items.forEach((item, index) => {
+    const name = isMap(item) ? item.get("id") : undefined;
+    if (typeof name === "string") {
+      warnings.push(...unknownKeys(keysOf(item), ENTRY_KEYS.yaml, file, { server: name }));
+    }
     const at: EntryPath = [...SERVERS, index];
     const entry = `entry ${index + 1} of`;
     const raw = isMap(item) ? item.toJS(doc) as Record<string, unknown> : undefined;
@@ -141,7 +160,13 @@ export function parseYamlConfig(
       report(new YamlProblem((error as Error).message, path, variable), at, id);
     }
   });
-  const loaded: LoadedConfig = { file, format: "yaml", servers, issues };
+  const loaded: LoadedConfig = {
+    file,
+    format: "yaml",
+    servers,
+    issues,
+    warnings: settleWarnings(warnings, options),
+  };
   if (pool.maxIdleTimeMs !== undefined || pool.cleanupIntervalMs !== undefined) {
     loaded.pool = pool;
   }

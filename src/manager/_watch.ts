@@ -52,7 +52,10 @@ export function watchFile(file: string, debounceMs: number, onChange: () => void
 /** What following a config file does to its manager. */
 export interface ConfigTarget {
   apply(servers: Record<string, ServerConfig>): Promise<SetServersResult>;
-  emit(event: "configError" | "configApplied", payload: ManagerEvents[typeof event]): void;
+  emit<E extends "configError" | "configWarning" | "configApplied">(
+    event: E,
+    payload: ManagerEvents[E],
+  ): void;
   closed(): void;
 }
 
@@ -69,6 +72,7 @@ export async function followConfig(
   const apply = async () => {
     const loaded = await loadConfig(file, loadOptions);
     for (const issue of loaded.issues) target.emit("configError", issue);
+    for (const warning of loaded.warnings) target.emit("configWarning", warning);
     const result = await target.apply(loaded.servers);
     target.emit("configApplied", { file, result });
   };

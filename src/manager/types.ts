@@ -12,7 +12,7 @@ import type {
   SamplingRequest,
   SamplingResult,
 } from "../client/handlers.ts";
-import type { ConfigError, LoadConfigOptions, ServerConfig } from "../config.ts";
+import type { ConfigError, ConfigWarning, LoadConfigOptions, ServerConfig } from "../config.ts";
 import type { Diagnostic } from "../errors.ts";
 import type { JsonObject } from "../jsonrpc.ts";
 import type { RequestOptions } from "../session.ts";
@@ -166,6 +166,8 @@ export interface ManagerEvents {
   resourceUpdated: { server: string; uri: string };
   /** A watched config file could not be applied, or has entries that were skipped. */
   configError: ConfigError;
+  /** A watched config file has a key no config shape knows (each time the file is read). */
+  configWarning: ConfigWarning;
   /** A watched config file was applied. */
   configApplied: { file: string; result: SetServersResult };
 }

@@ -231,8 +231,11 @@ export class StdioTransport implements Transport {
     const command = this.#options.command;
     const prefix = `Cannot start server "${this.#name}"`;
     if (error instanceof Deno.errors.NotFound) {
+      // A command with a separator is a path, tried as it is: "on PATH" would mislead.
       const where = this.#options.cwd !== undefined
         ? `or working directory "${this.#options.cwd}" does not exist`
+        : /[\\/]/.test(command)
+        ? "(no such file)"
         : "on PATH";
       return new TransportError(`${prefix}: command "${command}" not found ${where}`, {
         cause: error,
