@@ -341,7 +341,8 @@ export class ServerManager implements AsyncDisposable {
   /**
    * Loads a config file, applies it with {@link setServers}, and applies it again whenever the
    * file changes. A file that fails to load is reported as a `configError` event and the
-   * servers keep running as they are.
+   * servers keep running as they are; an unknown key is a `configWarning` event each time the
+   * file is read (an error with `strict`).
    *
    * @throws {ConfigError} when the file cannot be loaded the first time.
    */
