@@ -253,6 +253,9 @@ export class ManagedServer implements Lists {
   /** The connection died on its own (the process exited, the socket dropped). */
   #lost(reason: Error): void {
     if (this.#phase !== "ready" && this.#phase !== "connecting") return;
+    // A handshake that failed closes its client too; #connect reports why it failed, which says
+    // more than "Connection closed by the client".
+    if (!this.#client) return;
     this.#detach();
     this.#fail(reason);
   }
