@@ -151,6 +151,29 @@ export class Redactor {
     }
     return out;
   }
+
+  /**
+   * Redacts an error's message and stack in place, and returns it: the error keeps its class and
+   * fields, and whoever else holds it sees the redacted text too.
+   *
+   * @example
+   * ```ts
+   * import { Redactor } from "@mcp-inspect/client";
+   * const error = new Redactor(["t0k3n-xyz"]).redactError(new Error("bad token t0k3n-xyz"));
+   * console.log(error.message); // "bad token ***"
+   * ```
+   */
+  redactError<E extends Error>(error: E): E {
+    const message = this.redact(error.message);
+    if (message === error.message) return error;
+    try {
+      error.message = message;
+      if (error.stack !== undefined) error.stack = this.redact(error.stack);
+    } catch {
+      // a frozen error: there is nothing we can change
+    }
+    return error;
+  }
 }
 
 /** The credentials inside a URL, as written and decoded; none for a text that is not a URL. */

@@ -5,6 +5,7 @@
 import { Client } from "../client.ts";
 import type { ServerConfig } from "../config.ts";
 import type { Diagnostic } from "../errors.ts";
+import { Redactor } from "../redact.ts";
 import type { RequestOptions } from "../session.ts";
 import { StdioTransport } from "../transport/stdio.ts";
 import type { Transport } from "../transport/transport.ts";
@@ -261,7 +262,8 @@ export class ManagedServer implements Lists {
   }
 
   #fail(error: Error): void {
-    this.lastError = error;
+    // The status is shown to people (servers --json, proxy logs): a server may echo its secrets.
+    this.lastError = new Redactor().addServer(this.config).redactError(error);
     this.#setPhase("failed");
     this.#reconnection.schedule(
       () => this.#connect().catch(() => {}),

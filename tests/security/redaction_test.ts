@@ -2,12 +2,25 @@
 // errors quoting a server's stderr, `servers` and `servers --json`, proxy logs, the wire log.
 
 import assert from "node:assert/strict";
-import { Client, ConnectionClosedError, Redactor, redactUrl, StdioTransport } from "../../mod.ts";
+import {
+  Client,
+  ConnectionClosedError,
+  Redactor,
+  redactUrl,
+  ServerManager,
+  StdioTransport,
+} from "../../mod.ts";
 import { fixture } from "../_helpers.ts";
 import { cli, cliCommand, runOf } from "../_cli_run.ts";
 
 const SECRET = "hunter2-s3cr3t-value";
-const LEAKY = [Deno.execPath(), "run", "--allow-env", "--no-config", fixture("leaky_crash.ts")];
+const LEAKY: [string, ...string[]] = [
+  Deno.execPath(),
+  "run",
+  "--allow-env",
+  "--no-config",
+  fixture("leaky_crash.ts"),
+];
 
 /** A temporary folder holding `files`, removed when disposed. */
 async function folderWith(files: Record<string, unknown>) {
@@ -31,7 +44,7 @@ const leakyEntry = {
 
 Deno.test("a server that prints its env secret and crashes fails with *** in the error, not the value", async () => {
   const transport = new StdioTransport({
-    command: LEAKY[0]!,
+    command: LEAKY[0],
     args: LEAKY.slice(1),
     env: { SECRET_TOKEN: SECRET },
   });
@@ -59,6 +72,16 @@ Deno.test("servers --json shows a lastError with the config env value redacted",
   const report = JSON.parse(run.stdout);
   assert.match(report.servers[0].lastError, /SECRET_TOKEN=\*\*\*/);
   assert.ok(!run.stdout.includes(SECRET) && !run.stderr.includes(SECRET), run.stdout);
+});
+
+Deno.test("a manager's lastError hides the env secret a server quotes in its error answer", async () => {
+  await using manager = new ServerManager({ healthIntervalMs: 0, maxReconnectAttempts: 0 });
+  await manager.setServers({ leaky: { ...leakyEntry, args: [...leakyEntry.args, "answer"] } });
+  const [status] = manager.servers();
+  assert.equal(status?.state, "failed");
+  assert.match(status?.lastError?.message ?? "", /cannot log in with token \*\*\*/);
+  assert.ok(!status?.lastError?.message.includes(SECRET), status?.lastError?.message);
+  assert.ok(!status?.lastError?.stack?.includes(SECRET), status?.lastError?.stack);
 });
 
 Deno.test("the proxy's log of a failed server and of its stderr never shows the env value", async () => {
@@ -92,6 +115,10 @@ Deno.test("a config header secret that the server echoes in its error page is sh
     assert.equal(run.code, 3, run.stderr);
     assert.match(run.stderr, /HTTP 500 .*: bad credentials: \*\*\*/);
     assert.ok(!run.stderr.includes("t0k3n-from-config-header"), run.stderr);
+    const servers = await cli("servers", "--config", `${folder.dir}/mcp.json`, "--json");
+    assert.equal(servers.code, 3, servers.stderr);
+    assert.match(JSON.parse(servers.stdout).servers[0].lastError, /bad credentials: \*\*\*/);
+    assert.ok(!servers.stdout.includes("t0k3n-from-config-header"), servers.stdout);
   } finally {
     await server.shutdown();
   }
