@@ -349,7 +349,7 @@ export function parseConfig(
       return key ? [{ key: String(key.value), ...locate(text, key.offset) }] : [];
     });
   const warnings = format === "vscode"
-    ? unknownKeys(keysOf(list.parent!.parent!), SECTION_KEYS.servers!, file, {
+    ? unknownKeys(keysOf(list.parent!.parent!), SECTION_KEYS.servers, file, {
       section: list.parent!.parent === root ? "" : "mcp",
     })
     : [];

@@ -49,7 +49,7 @@ export const ENTRY_KEYS: Readonly<Record<"mcpServers" | "vscode" | "yaml", reado
 };
 
 /** The keys of the sections we own, by their path. */
-export const SECTION_KEYS: Readonly<Record<string, readonly string[]>> = {
+export const SECTION_KEYS: Readonly<Record<"servers" | "mcp" | "mcp.pool", readonly string[]>> = {
   // VS Code's mcp.json, or the "mcp" object of its settings.json
   servers: ["servers", "inputs"],
   "mcp": ["servers", "pool"],

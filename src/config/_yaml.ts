@@ -126,8 +126,8 @@ export function parseYamlConfig(
       }))
       : [];
   const warnings = [
-    ...unknownKeys(keysOf(doc.getIn(["mcp"], true)), SECTION_KEYS.mcp!, file, { section: "mcp" }),
-    ...unknownKeys(keysOf(doc.getIn(["mcp", "pool"], true)), SECTION_KEYS["mcp.pool"]!, file, {
+    ...unknownKeys(keysOf(doc.getIn(["mcp"], true)), SECTION_KEYS.mcp, file, { section: "mcp" }),
+    ...unknownKeys(keysOf(doc.getIn(["mcp", "pool"], true)), SECTION_KEYS["mcp.pool"], file, {
       section: "mcp.pool",
     }),
   ];

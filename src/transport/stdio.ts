@@ -64,7 +64,8 @@ export interface StdioTransportOptions {
   /**
    * What to do with the server's stderr: `"tail"` (default) keeps the last lines for error
    * messages; `"inherit"` passes it to this process's stderr; `"ignore"` discards it; a function
-   * receives each line (and the tail is kept too).
+   * receives each line (and the tail is kept too). Lines kept or passed on have the `env` values
+   * redacted; with `"inherit"` they reach this process's stderr untouched.
    */
   stderr?: "tail" | "inherit" | "ignore" | ((line: string) => void);
   /** How many stderr lines to keep for error messages (default 20). */
