@@ -76,7 +76,9 @@ export function buildTransport(
 
 /** Client options: timeouts, protocol, diagnostics, and the client-side handlers. */
 export function buildClientOptions(args: CliArgs, out: Output, signal: AbortSignal): ClientOptions {
-  const roots = (args.roots.length > 0 ? args.roots : [Deno.cwd()]).map((dir) => ({
+  // Roots only when asked: a server that follows roots (server-filesystem) would otherwise trade
+  // the folders it was started with for ours, racing the first call.
+  const roots = args.roots.map((dir) => ({
     uri: new URL(`file://${dir.startsWith("/") ? "" : "/"}${dir.replaceAll("\\", "/")}`).href,
     name: dir.split(/[\\/]/).filter(Boolean).pop() ?? dir,
   }));
@@ -84,7 +86,7 @@ export function buildClientOptions(args: CliArgs, out: Output, signal: AbortSign
   return {
     signal,
     protocol: args.protocol,
-    roots,
+    ...(roots.length > 0 ? { roots } : {}),
     onElicitation: elicitationHandler(args.elicit, out),
     elicitationModes: ["form", "url"],
     onSampling: (request) => {

@@ -78,7 +78,8 @@ Options:
   -e, --env K=V      add a variable to the server's environment (repeatable)
   --cwd <dir>        the server's working directory
   -t, --timeout <ms> request timeout in milliseconds (default 60000)
-  --root <dir>       a root offered to the server (repeatable; default: the current directory)
+  --root <dir>       a root offered to the server (repeatable; default: none, and the client
+                     does not declare the roots capability)
   --elicit <policy>  answer elicitation with accept-defaults or decline (default: ask on a TTY)
   --sampling-reply <text>  answer sampling requests with this text (default: decline)
   -v, --verbose      show the JSON-RPC wire traffic, server stderr and diagnostics (secrets redacted)

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { SPEC_DIR } from "../_helpers.ts";
 import { everythingOverHttp, npmServer } from "../_npm_servers.ts";
-import { cli } from "../_cli_run.ts";
+import { cli, cliCommand, runOf } from "../_cli_run.ts";
 
 function cliAgainst(server: Awaited<ReturnType<typeof npmServer>>, ...args: string[]) {
   const env = Object.entries(server.env ?? {}).flatMap(([k, v]) => ["--env", `${k}=${v}`]);
@@ -52,6 +52,37 @@ Deno.test("the CLI reads a directory through server-filesystem, rooted where it 
     assert.equal(outside.code, 1); // the tool refuses: a result with isError
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("without --root, server-filesystem keeps the folder it was started with, for every read", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir());
+  const elsewhere = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    await Deno.writeTextFile(`${dir}/hello.txt`, "hello from disk");
+    const server = await npmServer("filesystem", [dir]);
+    const env = Object.entries(server.env ?? {}).flatMap(([k, v]) => ["--env", `${k}=${v}`]);
+    // One connection, many reads: a client offering its working directory as a root would have
+    // the server swap its folder for that one a moment after the handshake.
+    const child = cliCommand(["shell", ...env, "--", server.command, ...(server.args ?? [])], {
+      cwd: elsewhere,
+      stdin: "piped",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    const reads = Array.from(
+      { length: 8 },
+      () => `tools call read_text_file path=${dir}/hello.txt`,
+    );
+    const slow = `tools call list_allowed_directories\n`.repeat(8);
+    await writer.write(new TextEncoder().encode(`${slow}${reads.join("\n")}\nexit\n`));
+    await writer.close();
+    const run = runOf(await child.output());
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.doesNotMatch(run.stdout + run.stderr, /Access denied/);
+    assert.equal(run.stdout.match(/hello from disk/g)?.length, reads.length, run.stdout);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(elsewhere, { recursive: true });
   }
 });
 
