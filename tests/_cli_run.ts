@@ -46,11 +46,16 @@ export interface Run {
 
 /**
  * The CLI from this repository as a command: run in `cwd` (the root by default) with `NO_COLOR`
- * and `env` added to the environment, output piped.
+ * and `env` added to the environment, output piped; `signal` sends it SIGTERM when it aborts.
  */
 export function cliCommand(
   args: readonly string[],
-  options: { cwd?: string; stdin?: "null" | "piped"; env?: Record<string, string> } = {},
+  options: {
+    cwd?: string;
+    stdin?: "null" | "piped";
+    env?: Record<string, string>;
+    signal?: AbortSignal;
+  } = {},
 ): Deno.Command {
   return new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", `${ROOT}cli.ts`, ...args],
@@ -59,6 +64,7 @@ export function cliCommand(
     stdin: options.stdin ?? "null",
     stdout: "piped",
     stderr: "piped",
+    ...(options.signal ? { signal: options.signal } : {}),
   });
 }
 

@@ -39,6 +39,8 @@ export interface CliArgs {
   env: Record<string, string>;
   cwd: string | undefined;
   timeoutMs: number | undefined;
+  /** --grace: how long a stdio server gets to exit at each step of the shutdown ladder. */
+  graceMs: number | undefined;
   args: string | undefined;
   url: string | undefined;
   transport: "auto" | "streamable-http" | "sse";
@@ -64,6 +66,7 @@ const OPTIONS = {
   env: { type: "string", multiple: true, short: "e" },
   cwd: { type: "string" },
   timeout: { type: "string", short: "t" },
+  grace: { type: "string" },
   args: { type: "string" },
   url: { type: "string", short: "u" },
   transport: { type: "string" },
@@ -103,6 +106,15 @@ export function parseCli(argv: readonly string[]): CliArgs {
     if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
       throw new UsageError(
         `Invalid --timeout "${values.timeout}": expected a positive number of milliseconds`,
+      );
+    }
+  }
+  let graceMs: number | undefined;
+  if (values.grace !== undefined) {
+    graceMs = Number(values.grace);
+    if (values.grace.trim() === "" || !Number.isInteger(graceMs) || graceMs < 0) {
+      throw new UsageError(
+        `Invalid --grace "${values.grace}": expected a number of milliseconds (0 or more)`,
       );
     }
   }
@@ -154,6 +166,7 @@ export function parseCli(argv: readonly string[]): CliArgs {
     env,
     cwd: values.cwd,
     timeoutMs,
+    graceMs,
     args: values.args,
     url: values.url,
     transport,

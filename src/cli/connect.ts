@@ -21,6 +21,14 @@ import type { Output } from "./commands.ts";
 import { elicitationHandler } from "./elicit.ts";
 import { storedAuthorization } from "./auth.ts";
 
+/**
+ * How long a stdio server gets to exit once its stdin is closed, and again after SIGTERM, unless
+ * --grace says otherwise. The answer is already printed by then, so a server that does not exit
+ * on stdin EOF (server-everything keeps a pending roots request alive) must not hold the CLI up
+ * for the library's 2 s steps.
+ */
+export const CLI_GRACE_MS = 200;
+
 /** Replaces every secret the user gave us (env values, header values, URL credentials) with `***`. */
 export function redactor(args: CliArgs): (text: string) => string {
   const redactor = new Redactor(Object.values(args.env)).addHeaders(args.headers);
@@ -54,6 +62,7 @@ export function buildTransport(
       command: server[0]!,
       args: server.slice(1),
       env: args.env,
+      closeStepMs: args.graceMs ?? CLI_GRACE_MS,
       ...(args.cwd !== undefined ? { cwd: args.cwd } : {}),
       // `logs` streams the server's stderr too: that is where stdio servers log.
       ...(args.verbose || args.words[0] === "logs"

@@ -78,6 +78,8 @@ Options:
   -e, --env K=V      add a variable to the server's environment (repeatable)
   --cwd <dir>        the server's working directory
   -t, --timeout <ms> request timeout in milliseconds (default 60000)
+  --grace <ms>       on exit, how long a stdio server gets after its stdin closes, then after
+                     SIGTERM, before its process group gets SIGTERM, then SIGKILL (default 200)
   --root <dir>       a root offered to the server (repeatable; default: none, and the client
                      does not declare the roots capability)
   --elicit <policy>  answer elicitation with accept-defaults or decline (default: ask on a TTY)
