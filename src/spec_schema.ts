@@ -1,7 +1,8 @@
 /**
  * Validation of JSON-RPC messages against the official JSON Schema of an MCP revision. Used by the
  * test suite on every message the client sends, and by `mcp-inspect check` on what a server
- * sends.
+ * sends. The schemas of every revision ship with the package (`src/spec/`), so validation works
+ * offline; each is loaded on first use.
  *
  * @module
  */
@@ -27,8 +28,18 @@ export const SPEC_REVISIONS: readonly string[] = [
   "2026-07-28",
 ];
 
-const SCHEMA_BASE_URL =
-  "https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/main/schema";
+/**
+ * The official schemas, shipped in `src/spec/` as published by the specification repository.
+ * One literal import per revision, so that `deno compile` and JSR see every file in the module
+ * graph, while a process loads (and parses) only the revision it uses.
+ */
+const BUNDLED: Record<string, () => Promise<{ default: unknown }>> = {
+  "2024-11-05": () => import("./spec/2024-11-05.json", { with: { type: "json" } }),
+  "2025-03-26": () => import("./spec/2025-03-26.json", { with: { type: "json" } }),
+  "2025-06-18": () => import("./spec/2025-06-18.json", { with: { type: "json" } }),
+  "2025-11-25": () => import("./spec/2025-11-25.json", { with: { type: "json" } }),
+  "2026-07-28": () => import("./spec/2026-07-28.json", { with: { type: "json" } }),
+};
 
 /**
  * Where {@link loadSpecSchema} looks for a schema.
@@ -40,47 +51,30 @@ const SCHEMA_BASE_URL =
  * ```
  */
 export interface SpecSchemaOptions {
-  /** A folder holding `<revision>/schema.json`; used first when given. */
+  /**
+   * A folder holding `<revision>/schema.json`, used instead of the schemas shipped with this
+   * package (say, to check against a draft of the specification).
+   */
   schemaDir?: string | URL;
-  /** Where downloaded schemas are kept (default: the user's cache directory). */
-  cacheDir?: string;
-  /** The `fetch` used to download (default: global `fetch`). */
-  fetch?: typeof fetch;
-}
-
-/** The user's cache directory for this tool, by platform convention. */
-export function defaultCacheDir(): string | undefined {
-  const env = (name: string) => {
-    try {
-      return Deno.env.get(name);
-    } catch {
-      return undefined;
-    }
-  };
-  const home = env("HOME");
-  if (Deno.build.os === "windows") {
-    const local = env("LOCALAPPDATA");
-    return local ? `${local}\\mcp-inspect` : undefined;
-  }
-  if (Deno.build.os === "darwin") return home ? `${home}/Library/Caches/mcp-inspect` : undefined;
-  const xdg = env("XDG_CACHE_HOME");
-  return xdg ? `${xdg}/mcp-inspect` : home ? `${home}/.cache/mcp-inspect` : undefined;
 }
 
 /**
- * Loads the official schema of a revision: from `schemaDir`, else from the cache, else
- * downloaded from the specification repository and cached.
+ * Loads the official schema of a revision: from `schemaDir` when given, else the copy shipped
+ * with this package. Never uses the network.
  *
- * @example
- * ```ts ignore
- * const schema = await loadSpecSchema("2025-11-25", { schemaDir: "../shared/spec" });
+ * @example Loading a shipped schema
+ * ```ts
+ * import { loadSpecSchema } from "@mcp-inspect/client";
+ * const schema = await loadSpecSchema("2025-11-25");
+ * console.log(Object.keys(schema.$defs as object).includes("CallToolResult")); // true
  * ```
  */
 export async function loadSpecSchema(
   revision: string,
   options: SpecSchemaOptions = {},
 ): Promise<JsonObject> {
-  if (!SPEC_REVISIONS.includes(revision)) {
+  const bundled = BUNDLED[revision];
+  if (!SPEC_REVISIONS.includes(revision) || !bundled) {
     throw new Error(`No official schema is known for protocol revision "${revision}"`);
   }
   if (options.schemaDir !== undefined) {
@@ -88,42 +82,23 @@ export async function loadSpecSchema(
     const path = options.schemaDir instanceof URL
       ? new URL(`${revision}/schema.json`, `${options.schemaDir.href.replace(/\/?$/, "/")}`)
       : `${dir}/${revision}/schema.json`;
-    return JSON.parse(await Deno.readTextFile(path));
-  }
-  const cacheDir = options.cacheDir ?? defaultCacheDir();
-  const cached = cacheDir ? `${cacheDir}/schema/${revision}.json` : undefined;
-  if (cached) {
+    let text: string;
     try {
-      return JSON.parse(await Deno.readTextFile(cached));
-    } catch {
-      // not cached yet (or unreadable): download below
+      text = await Deno.readTextFile(path);
+    } catch (error) {
+      throw new Error(
+        `Cannot read the schema of revision ${revision} from ${path}: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      throw new Error(`Invalid JSON in ${path}: ${(error as Error).message}`, { cause: error });
     }
   }
-  const url = `${SCHEMA_BASE_URL}/${revision}/schema.json`;
-  let response: Response;
-  try {
-    response = await (options.fetch ?? fetch)(url);
-  } catch (error) {
-    throw new Error(
-      `Cannot download the schema of revision ${revision} from ${url}: ${
-        (error as Error).message
-      } (give a folder of schemas with schemaDir to work offline)`,
-      { cause: error },
-    );
-  }
-  if (!response.ok) {
-    await response.body?.cancel();
-    throw new Error(
-      `Cannot download the schema of revision ${revision}: HTTP ${response.status} from ${url}`,
-    );
-  }
-  const text = await response.text();
-  const schema = JSON.parse(text);
-  if (cached && cacheDir) {
-    await Deno.mkdir(`${cacheDir}/schema`, { recursive: true });
-    await Deno.writeTextFile(cached, text);
-  }
-  return schema;
+  // A copy, so that a caller editing the schema cannot change what the next caller loads.
+  return structuredClone((await bundled()).default) as JsonObject;
 }
 
 /**

@@ -14,7 +14,7 @@ import {
   type Transport,
 } from "../mod.ts";
 
-/** `../shared/spec` beside the repository when present; otherwise schemas are downloaded. */
+/** `../shared/spec` beside the repository when present; otherwise the schemas shipped in src/spec/. */
 export const SPEC_DIR: string | undefined = (() => {
   const dir = new URL("../../shared/spec", import.meta.url).pathname;
   try {

@@ -55,8 +55,9 @@ Commands:
   logs                          stream log messages and change notifications until Ctrl-C
   shell                         an interactive session on one connection (history, tab completion)
   check [--call <tool>]...      health and conformance report; exit 1 when a problem is found
-                                (every server message is checked against the official schema,
-                                from --schema-dir <dir>, else downloaded once and cached)
+                                (every server message is checked against the official schema
+                                of its revision, shipped with mcp-inspect, so no network is
+                                needed; --schema-dir <dir> reads <dir>/<revision>/schema.json)
   demo                          a tour of the fake server in testdata/ (source checkouts)
   servers --config <file>       connect every server of a config file and report their health
   proxy --config <file>         serve every server of a config file (JSON or YAML), and local
