@@ -2,7 +2,6 @@
 // command after `--`.
 
 import { parseArgs } from "node:util";
-import { distance as editDistance } from "fastest-levenshtein";
 
 /** What a command that parses its own options writes to. */
 export interface Lines {
@@ -241,7 +240,12 @@ function typedValue(key: string, raw: string, type: unknown): unknown {
 }
 
 /** The closest candidate by edit distance, if it is close enough to be a likely typo. */
-export function closest(word: string, candidates: readonly string[]): string | undefined {
+export async function closest(
+  word: string,
+  candidates: readonly string[],
+): Promise<string | undefined> {
+  // Imported here: only a typo needs it, and every run parses arguments.
+  const { distance: editDistance } = await import("fastest-levenshtein");
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {

@@ -134,10 +134,10 @@ const toolsList: Command = {
 };
 
 /** The tool by name, or a usage error suggesting the closest name. */
-function findTool(tools: readonly Tool[], name: string): Tool {
+async function findTool(tools: readonly Tool[], name: string): Promise<Tool> {
   const tool = tools.find((t) => t.name === name);
   if (tool) return tool;
-  const suggestion = closest(name, tools.map((t) => t.name));
+  const suggestion = await closest(name, tools.map((t) => t.name));
   throw new UsageError(
     `Unknown tool "${name}"${suggestion ? `; did you mean "${suggestion}"?` : ""}`,
   );
@@ -149,7 +149,7 @@ const toolsCall: Command = {
     need(context, 1, "tools call <name> [key=value ...]");
     const [name, ...pairs] = context.positionals as [string, ...string[]];
     const options = requestOptions(context);
-    const tool = findTool(await context.client.listTools(options), name);
+    const tool = await findTool(await context.client.listTools(options), name);
     const args = {
       ...(await readArgsOption(context.args.args)),
       ...typedArguments(pairs, tool.inputSchema),

@@ -1,25 +1,23 @@
 // Building the transport and client options from the command line: server choice, wire log,
 // and the answers to the server's roots, sampling and elicitation requests.
 
-import {
-  type ClientOptions,
-  ConfigError,
-  existingConfigFiles,
-  HttpTransport,
-  type JsonRpcMessage,
-  loadConfig,
-  type LoadedConfig,
-  McpError,
-  Redactor,
-  type ServerConfig,
-  StdioTransport,
-  TapTransport,
-  type Transport,
+import type {
+  ClientOptions,
+  JsonRpcMessage,
+  LoadedConfig,
+  ServerConfig,
+  Transport,
 } from "../../mod.ts";
+// The modules mod.ts re-exports these from: mod.ts itself would load every dependency (YAML,
+// OAuth, OpenTelemetry) for a command that needs none. Config files, HTTP and OAuth are imported
+// when the command line asks for them.
+import { McpError } from "../errors.ts";
+import { Redactor } from "../redact.ts";
+import { StdioTransport } from "../transport/stdio.ts";
+import { TapTransport } from "../transport/tap.ts";
 import { type CliArgs, UsageError } from "./args.ts";
 import type { Output } from "./commands.ts";
 import { elicitationHandler } from "./elicit.ts";
-import { storedAuthorization } from "./auth.ts";
 
 /**
  * How long a stdio server gets to exit once its stdin is closed, and again after SIGTERM, unless
@@ -37,16 +35,20 @@ export function redactor(args: CliArgs): (text: string) => string {
 }
 
 /** The transport for the chosen server, wrapped in a wire log with --verbose. */
-export function buildTransport(
+export async function buildTransport(
   args: CliArgs,
   server: readonly string[],
   out: Output,
   wire?: { sent: JsonRpcMessage[]; received: JsonRpcMessage[] },
-): Transport {
+): Promise<Transport> {
   const redact = redactor(args);
   const dim = out.errStyle.dim;
   let transport: Transport;
   if (args.url !== undefined) {
+    const [{ HttpTransport }, { storedAuthorization }] = await Promise.all([
+      import("../transport/http.ts"),
+      import("./auth.ts"),
+    ]);
     try {
       transport = new HttpTransport({
         url: args.url,
@@ -119,6 +121,10 @@ export function buildClientOptions(args: CliArgs, out: Output, signal: AbortSign
  * config files that has it (and the CLI says which file it used).
  */
 export async function configuredServer(args: CliArgs, out: Output): Promise<ServerConfig> {
+  const [{ ConfigError, loadConfig }, { existingConfigFiles }] = await Promise.all([
+    import("../config.ts"),
+    import("../config/locations.ts"),
+  ]);
   const files = args.config !== undefined ? [args.config] : await existingConfigFiles();
   if (files.length === 0) {
     throw new UsageError("No config file found in the usual places; pass --config <file>");

@@ -1,28 +1,42 @@
 // mcp-inspect: the entry point behind cli.ts. Built only on what mod.ts exports.
+//
+// Only what every run needs is imported up front: the error classes and the version (from the
+// modules mod.ts re-exports them from, which pull in no npm package), the parser and the command
+// table. The client, the transports and each command of its own (check, demo, shell, proxy,
+// servers, auth) are imported on first use, so `--version` or `--help` never load Ajv, YAML,
+// OAuth or OpenTelemetry, and `tools list` loads none of what only proxy or auth need.
 
 import {
   AuthorizationError,
   CancelledError,
   CapabilityError,
-  Client,
   ConnectionClosedError,
   McpError,
   ProtocolError,
   TimeoutError,
   TransportError,
   ValidationError,
-  VERSION,
-} from "../../mod.ts";
+} from "../errors.ts";
+import { VERSION } from "../version.ts";
 import { parseCli, UsageError } from "./args.ts";
-import { COMMANDS, type Context, type Output, runCommand } from "./commands.ts";
-import { applyConfig, buildClientOptions, buildTransport, configuredServer } from "./connect.ts";
-import { check } from "./check.ts";
-import { demo } from "./demo.ts";
-import { shellCommand } from "./shell.ts";
-import { proxyCommand } from "./proxy.ts";
-import { serversCommand } from "./servers.ts";
-import { authCommand } from "./auth.ts";
+import { type Command, COMMANDS, type Context, type Output, runCommand } from "./commands.ts";
 import { style } from "./format.ts";
+
+/** The commands with a module of their own, imported when named. */
+const LAZY_COMMANDS: Record<string, () => Promise<Command>> = {
+  check: async () => (await import("./check.ts")).check,
+  demo: async () => (await import("./demo.ts")).demo,
+};
+
+/** The commands over a config file of many servers, which parse their own options. */
+const MANY_SERVER_COMMANDS: Record<
+  string,
+  () => Promise<(argv: string[], out: Output) => Promise<number>>
+> = {
+  proxy: async () => (await import("./proxy.ts")).proxyCommand,
+  servers: async () => (await import("./servers.ts")).serversCommand,
+  auth: async () => (await import("./auth.ts")).authCommand,
+};
 
 /** Exit codes, as documented in --help and the README. */
 export const EXIT = {
@@ -108,11 +122,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   const interrupt = new AbortController();
   const onSigint = () => interrupt.abort(new CancelledError("command", "interrupted"));
   // Commands over a config file of many servers parse their own options.
-  const many = new Map([
-    ["proxy", proxyCommand],
-    ["servers", serversCommand],
-    ["auth", authCommand],
-  ]).get(argv[0] ?? "");
+  const many = Object.hasOwn(MANY_SERVER_COMMANDS, argv[0] ?? "")
+    ? await MANY_SERVER_COMMANDS[argv[0]!]!()
+    : undefined;
   if (many) return await many(argv.slice(1), out);
   try {
     let args = parseCli(argv);
@@ -125,14 +137,12 @@ export async function main(argv: readonly string[]): Promise<number> {
       out.stdout(HELP);
       return args.help ? EXIT.ok : EXIT.usage;
     }
-    const shell = shellCommand([...COMMANDS, check], (error) => report(error, out, false));
-    const command = [...COMMANDS, check, demo, shell].find((c) =>
-      c.words.every((w, i) => args.words[i] === w)
-    );
+    const command = await findCommand(args.words, out);
     if (!command) throw new UsageError(`Unknown command "${args.words.join(" ")}"`);
     let server = args.server;
     if (command.demoServer) server = command.demoServer();
     if (args.config !== undefined || args.serverName !== undefined) {
+      const { applyConfig, configuredServer } = await import("./connect.ts");
       const applied = applyConfig(args, await configuredServer(args, out));
       args = applied.args;
       server = applied.server;
@@ -144,7 +154,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     Deno.addSignalListener("SIGINT", onSigint);
     const wire = command.recordWire ? { sent: [], received: [] } : undefined;
-    const transport = buildTransport(args, server, out, wire);
+    const [{ Client }, { buildClientOptions, buildTransport }] = await Promise.all([
+      import("../client.ts"),
+      import("./connect.ts"),
+    ]);
+    const transport = await buildTransport(args, server, out, wire);
     const clientOptions = buildClientOptions(args, out, interrupt.signal);
     const started = performance.now();
     await using client = await Client.connect(transport, clientOptions);
@@ -167,6 +181,21 @@ export async function main(argv: readonly string[]): Promise<number> {
       // never added
     }
   }
+}
+
+/** The command the words name, importing its module if it has one of its own. */
+async function findCommand(words: readonly string[], out: Output): Promise<Command | undefined> {
+  const named = (c: Command) => c.words.every((w, i) => words[i] === w);
+  const first = words[0] ?? "";
+  if (Object.hasOwn(LAZY_COMMANDS, first)) return await LAZY_COMMANDS[first]!();
+  if (first === "shell") {
+    const [{ shellCommand }, check] = await Promise.all([
+      import("./shell.ts"),
+      LAZY_COMMANDS.check!(),
+    ]);
+    return shellCommand([...COMMANDS, check], (error) => report(error, out, false));
+  }
+  return COMMANDS.find(named);
 }
 
 function report(error: unknown, out: Output, _json: boolean): number {

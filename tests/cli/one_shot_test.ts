@@ -1,9 +1,10 @@
 // One-shot commands end promptly: the answer is printed, the server is closed by the shutdown
-// ladder with the CLI's short grace, and nothing of the server's process group is left.
+// ladder with the CLI's short grace, and nothing of the server's process group is left; and what
+// needs no server loads no more than it needs.
 
 import assert from "node:assert/strict";
 import { groupAlive } from "../../src/transport/_process.ts";
-import { cliCommand, MISBEHAVING, runOf } from "../_cli_run.ts";
+import { cliCommand, MISBEHAVING, ROOT, runOf } from "../_cli_run.ts";
 
 Deno.test("tools list --grace 100 prints, exits, and ends a server that ignores stdin EOF and SIGTERM", async () => {
   // The test's own bound: a CLI still running by then gets SIGTERM and the test fails, not hangs.
@@ -29,4 +30,25 @@ Deno.test("a --grace that is not a number of milliseconds is a usage error", asy
   );
   assert.equal(run.code, 2);
   assert.match(run.stderr, /Invalid --grace "soon": expected a number of milliseconds/);
+});
+
+Deno.test("--version and --help load no npm package: they run from an empty Deno cache, offline", async () => {
+  const denoDir = await Deno.makeTempDir({ prefix: "mcp-inspect-deno-dir-" });
+  try {
+    for (const flag of ["--version", "--help"]) {
+      const output = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "--allow-all", "--cached-only", `${ROOT}cli.ts`, flag],
+        cwd: ROOT,
+        env: { DENO_DIR: denoDir, NO_COLOR: "1" },
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const run = runOf(output);
+      assert.equal(run.code, 0, `${flag}: ${run.stderr}`);
+      assert.match(run.stdout, /^mcp-inspect \d+\.\d+\.\d+/);
+    }
+  } finally {
+    await Deno.remove(denoDir, { recursive: true });
+  }
 });
