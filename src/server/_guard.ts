@@ -4,6 +4,7 @@
 // checked too.
 
 import { timingSafeEqual } from "node:crypto";
+import { isIPv4 } from "node:net";
 
 export interface GuardOptions {
   hostname: string;
@@ -12,35 +13,64 @@ export interface GuardOptions {
   token: string | undefined;
 }
 
-const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+// RFC 9110 Host: uri-host [ ":" port ], where uri-host is a bracketed IPv6 literal or a name /
+// IPv4 address. Userinfo, spaces and paths are not part of it: a Host holding them is malformed,
+// never "parsed leniently" into something that looks local.
+const HOST_HEADER = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?)(?::(\d{1,5}))?$/;
 
-function isLoopback(hostname: string): boolean {
-  return LOOPBACK_NAMES.has(hostname) || hostname.startsWith("127.");
+/**
+ * The host name of a `Host` header (lower-cased, IPv6 in brackets), or `undefined` when the
+ * header is not a well-formed host with an optional port.
+ */
+export function hostOf(header: string): string | undefined {
+  const match = HOST_HEADER.exec(header);
+  if (!match) return undefined;
+  const port = match[2];
+  if (port !== undefined && Number(port) > 65_535) return undefined;
+  return match[1]!.toLowerCase();
+}
+
+/**
+ * Whether a host name (as {@link hostOf} or `URL.hostname` gives it) is this machine's loopback:
+ * `localhost`, an IPv4 address inside 127.0.0.0/8 written as a dotted quad, or `[::1]`. Names
+ * that merely start like an address (`127.0.0.1.attacker.example`) resolve wherever their owner
+ * says, and a trailing dot makes a name absolute: neither is loopback.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const name = hostname.toLowerCase();
+  if (name === "localhost" || name === "[::1]" || name === "::1") return true;
+  return isIPv4(name) && name.split(".")[0] === "127";
+}
+
+/** The host name of an `Origin` header when it is a plain `scheme://host[:port]`, else `undefined`. */
+function originHost(origin: string): string | undefined {
+  // Read as sent: the URL parser would turn "0x7f.1" into 127.0.0.1 and drop userinfo.
+  const authority = /^https?:\/\/([^/?#]*)$/i.exec(origin)?.[1];
+  return authority === undefined ? undefined : hostOf(authority);
 }
 
 const encoder = new TextEncoder();
 
 /** `undefined` when the request may proceed; else the response that refuses it. */
 export function refuse(request: Request, options: GuardOptions): Response | undefined {
-  const host = request.headers.get("host");
+  const host = request.headers.get("host") ?? "";
+  const name = hostOf(host);
+  if (name === undefined) {
+    return badRequest(host === "" ? "Missing Host header" : "Malformed Host header");
+  }
   if (options.allowedHosts) {
-    if (!host || !options.allowedHosts.includes(host)) return forbidden("Host not allowed");
-  } else if (isLoopback(options.hostname)) {
+    if (!options.allowedHosts.some((allowed) => allowed.toLowerCase() === host.toLowerCase())) {
+      return forbidden("Host not allowed");
+    }
+  } else if (isLoopbackHost(options.hostname)) {
     // Bound to loopback: only loopback names are real; anything else is a rebinding attempt.
-    const name = host ? new URL(`http://${host}`).hostname : "";
-    if (!isLoopback(name)) return forbidden("Host not allowed");
+    if (!isLoopbackHost(name)) return forbidden("Host not allowed");
   }
   const origin = request.headers.get("origin");
   if (origin !== null) {
-    let allowed: boolean;
-    if (options.allowedOrigins) allowed = options.allowedOrigins.includes(origin);
-    else {
-      try {
-        allowed = isLoopback(new URL(origin).hostname);
-      } catch {
-        allowed = false;
-      }
-    }
+    const allowed = options.allowedOrigins
+      ? options.allowedOrigins.includes(origin)
+      : isLoopbackHost(originHost(origin) ?? "");
     if (!allowed) return forbidden("Origin not allowed");
   }
   if (options.token !== undefined) {
@@ -59,4 +89,8 @@ export function refuse(request: Request, options: GuardOptions): Response | unde
 
 function forbidden(why: string): Response {
   return new Response(`Forbidden: ${why}\n`, { status: 403 });
+}
+
+function badRequest(why: string): Response {
+  return new Response(`Bad Request: ${why}\n`, { status: 400 });
 }

@@ -257,9 +257,11 @@ export function serveHttp(server: McpServer, options: ServeHttpOptions = {}): Ht
     port: options.port ?? 0,
     onListen: () => {},
   }, async (request) => {
-    if (new URL(request.url).pathname !== path) return new Response("Not found\n", { status: 404 });
+    // The guard reads Host before anything parses the URL built from it: a malformed Host is
+    // a 400, never an exception.
     const refused = refuse(request, guard);
     if (refused) return refused;
+    if (new URL(request.url).pathname !== path) return new Response("Not found\n", { status: 404 });
     switch (request.method) {
       case "POST":
         return await post(request);
