@@ -78,6 +78,38 @@ function rpcError(status: number, code: number, message: string, id: RequestId |
   return Response.json({ jsonrpc: "2.0", id, error: { code, message } }, { status });
 }
 
+function tooLarge(maxBody: number): Response {
+  return rpcError(413, ErrorCode.InvalidRequest, `Request body too large (limit ${maxBody} bytes)`);
+}
+
+/**
+ * The body as text, or `undefined` as soon as more than `maxBody` bytes have arrived: a chunked
+ * body declares no length, so the bytes are counted as they stream in and the rest is never read.
+ */
+async function readBody(request: Request, maxBody: number): Promise<string | undefined> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (true) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBody) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const whole = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(whole);
+}
+
 /**
  * Serves an {@link McpServer} over Streamable HTTP. It binds to 127.0.0.1 unless told
  * otherwise, refuses `Host` and `Origin` headers that point elsewhere (DNS rebinding), and can
@@ -138,11 +170,9 @@ export function serveHttp(server: McpServer, options: ServeHttpOptions = {}): Ht
 
   async function post(request: Request): Promise<Response> {
     const length = Number(request.headers.get("content-length") ?? 0);
-    if (length > maxBody) return rpcError(413, ErrorCode.InvalidRequest, "Request body too large");
-    const text = await request.text();
-    if (text.length > maxBody) {
-      return rpcError(413, ErrorCode.InvalidRequest, "Request body too large");
-    }
+    if (length > maxBody) return tooLarge(maxBody);
+    const text = await readBody(request, maxBody);
+    if (text === undefined) return tooLarge(maxBody);
     let message: JsonRpcMessage;
     try {
       const value = JSON.parse(text);
