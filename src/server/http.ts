@@ -42,6 +42,12 @@ export interface ServeHttpOptions {
   allowedOrigins?: string[];
   /** The largest request body, in bytes (default 4 MiB). */
   maxBodyBytes?: number;
+  /**
+   * The most legacy-era sessions kept at once (default 100). When a new one would pass it, the
+   * session idle the longest (no request in flight, no GET stream) is ended; when none is idle,
+   * the new `initialize` gets 503.
+   */
+  maxSessions?: number;
   /** Called once listening. */
   onListen?: (url: URL) => void;
 }
@@ -65,6 +71,8 @@ export interface HttpServerHandle extends AsyncDisposable {
 interface Session {
   connection: McpServerConnection;
   stream: ReadableStreamDefaultController<Uint8Array> | undefined;
+  /** Requests of this session whose answer has not gone out yet. */
+  inFlight: number;
 }
 
 const encoder = new TextEncoder();
@@ -126,6 +134,8 @@ export function serveHttp(server: McpServer, options: ServeHttpOptions = {}): Ht
   const hostname = options.hostname ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const maxSessions = options.maxSessions ?? 100;
+  // In order of last use: a session is moved to the end each time a message names it.
   const sessions = new Map<string, Session>();
   const streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
   let port = 0;
@@ -189,21 +199,37 @@ export function serveHttp(server: McpServer, options: ServeHttpOptions = {}): Ht
     const headers: Record<string, string> = {};
     let connection: McpServerConnection;
     let ephemeral = false;
+    let owner: Session | undefined;
     if (isRequestMessage(message) && message.method === "initialize") {
+      if (sessions.size >= maxSessions && !evictIdleSession()) {
+        return Response.json(
+          {
+            jsonrpc: "2.0",
+            id: message.id,
+            error: { code: ErrorCode.InternalError, message: "Too many sessions; try again later" },
+          },
+          { status: 503, headers: { "retry-after": "5" } },
+        );
+      }
       const id = crypto.randomUUID();
       const session: Session = {
         connection: server.open({
           send: (out) => session.stream?.enqueue(sse(out)),
         }),
         stream: undefined,
+        inFlight: 0,
       };
       sessions.set(id, session);
       headers["mcp-session-id"] = id;
       connection = session.connection;
+      owner = session;
     } else if (sessionId !== null) {
       const session = sessions.get(sessionId);
       if (!session) return rpcError(404, ErrorCode.InvalidRequest, "Session not found");
+      sessions.delete(sessionId);
+      sessions.set(sessionId, session); // now the most recently used
       connection = session.connection;
+      owner = session;
     } else if (
       "method" in message &&
       (message.method === "server/discover" || typeof message.params?._meta === "object" &&
@@ -222,7 +248,12 @@ export function serveHttp(server: McpServer, options: ServeHttpOptions = {}): Ht
     }
     const id = (message as { id: RequestId }).id;
     const isAnswer = (out: JsonRpcMessage) => !("method" in out) && out.id === id;
+    if (owner) owner.inFlight++;
+    let finished = false;
     const finish = () => {
+      if (finished) return;
+      finished = true;
+      if (owner) owner.inFlight--;
       if (ephemeral) connection.close();
     };
     if ((request.headers.get("accept") ?? "").includes("text/event-stream")) {
@@ -256,6 +287,17 @@ export function serveHttp(server: McpServer, options: ServeHttpOptions = {}): Ht
     const answer = await promise;
     finish();
     return Response.json(answer, { headers });
+  }
+
+  /** Ends the session idle the longest; `false` when every session is busy. */
+  function evictIdleSession(): boolean {
+    for (const [id, session] of sessions) {
+      if (session.inFlight > 0 || session.stream) continue;
+      sessions.delete(id);
+      session.connection.close();
+      return true;
+    }
+    return false;
   }
 
   function get(request: Request): Response {
