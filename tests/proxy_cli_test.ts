@@ -81,7 +81,7 @@ Deno.test("mcp-inspect proxy serves the official SDK client over stdio", async (
 Deno.test("mcp-inspect proxy --http prints its URL, serves, and stops on SIGTERM", async () => {
   await withConfig({ fast: entry("fast.ts") }, async (file) => {
     const child = new Deno.Command(Deno.execPath(), {
-      args: proxyArgs(file, "--http", "--port", "0"),
+      args: proxyArgs(file, "--http", "--port", "0", "--token", "t0ken-for-tests"),
       stdout: "piped",
       stderr: "piped",
     }).spawn();
@@ -90,7 +90,9 @@ Deno.test("mcp-inspect proxy --http prints its URL, serves, and stops on SIGTERM
     const url = new URL(value!.trim());
     assert.equal(url.hostname, "127.0.0.1");
     {
-      await using client = await Client.connect(new HttpTransport({ url }));
+      await using client = await Client.connect(
+        new HttpTransport({ url, headers: { authorization: "Bearer t0ken-for-tests" } }),
+      );
       assert.equal(textOf(await client.callTool("mcp__fast__echo", { text: "http" })), "http");
     }
     child.kill("SIGTERM");

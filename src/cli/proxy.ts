@@ -22,7 +22,7 @@ import { loadToolsModule, ToolsModuleError } from "./local_tools.ts";
 import { formatStats } from "./stats.ts";
 
 export const PROXY_HELP =
-  `Usage: mcp-inspect proxy [--config <file>] [--tools <module>]... [--http [--host <addr>] [--port <n>] [--token <t>]]
+  `Usage: mcp-inspect proxy [--config <file>] [--tools <module>]... [--http [--host <addr>] [--port <n>] [--token <t> | --no-auth]]
 
 Serves the tools, resources and prompts of every server in a config file (Claude Desktop, Claude
 Code, Cursor or VS Code format, or YAML with mcp.servers[]) as one MCP server, under names
@@ -39,16 +39,21 @@ Options:
   --http               serve Streamable HTTP instead of stdio
   --host <addr>        address to bind with --http (default 127.0.0.1)
   --port <n>           port with --http (default 3000; 0 picks a free one)
-  --token <t>          with --http, require "Authorization: Bearer <t>"
-                       (default: $MCP_INSPECT_PROXY_TOKEN, if set)
-  --allow-host <h>     with --http, accept this Host header too (repeatable)
+  --token <t>          with --http, require "Authorization: Bearer <t>" (default:
+                       $MCP_INSPECT_PROXY_TOKEN, else a random token printed once on stderr)
+  --no-auth            with --http, accept requests without a token (loopback only: any
+                       local process, and any web page passing the Host/Origin checks, can
+                       then call every tool)
+  --allow-host <h>     with --http, accept this Host header instead of loopback names
+                       (repeatable)
   --allow-origin <o>   with --http, accept this browser Origin (repeatable)
+  --max-sessions <n>   with --http, the most legacy sessions kept at once (default 100)
   --no-watch           read the config file once
   --strict             an unknown key in the config file is an error, not a warning
   -v, --verbose        report server state changes and the servers' stderr
 
 Logs go to stderr; with --http the endpoint URL is printed on stdout.
-Exit codes: 0 stopped cleanly; 2 usage or config file error.`;
+Exit codes: 0 stopped cleanly; 2 usage or config file error; 3 the port cannot be bound.`;
 
 /** Runs `proxy` until stdin ends (stdio) or SIGINT/SIGTERM; returns the exit code. */
 export async function proxyCommand(argv: readonly string[], out: Output): Promise<number> {
@@ -62,6 +67,8 @@ export async function proxyCommand(argv: readonly string[], out: Output): Promis
         host: { type: "string" },
         port: { type: "string" },
         token: { type: "string" },
+        "no-auth": { type: "boolean" },
+        "max-sessions": { type: "string" },
         "allow-host": { type: "string", multiple: true },
         "allow-origin": { type: "string", multiple: true },
         "no-watch": { type: "boolean" },
@@ -93,8 +100,35 @@ export async function proxyCommand(argv: readonly string[], out: Output): Promis
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     return usage(out, `Invalid --port "${values.port}"`);
   }
-  if (!values.http && (values.host ?? values.port ?? values.token) !== undefined) {
-    return usage(out, "--host, --port and --token need --http");
+  const httpOnly = [
+    values.host,
+    values.port,
+    values.token,
+    values["no-auth"],
+    values["max-sessions"],
+  ];
+  if (!values.http && httpOnly.some((value) => value !== undefined)) {
+    return usage(out, "--host, --port, --token, --no-auth and --max-sessions need --http");
+  }
+  if (values.token !== undefined && values["no-auth"]) {
+    return usage(out, "--token and --no-auth contradict each other: pick one");
+  }
+  const maxSessions = Number(values["max-sessions"] ?? 100);
+  if (!Number.isInteger(maxSessions) || maxSessions < 1) {
+    return usage(
+      out,
+      `Invalid --max-sessions "${values["max-sessions"]}": expected a whole number ≥ 1`,
+    );
+  }
+  const hostname = values.host ?? "127.0.0.1";
+  const token = values.token ?? Deno.env.get("MCP_INSPECT_PROXY_TOKEN") ?? undefined;
+  if (values.http && token === undefined && !isLoopbackAddress(hostname)) {
+    // Off loopback the token is what keeps the network out: it must be one the user chose.
+    return usage(
+      out,
+      `Refusing to serve ${hostname} without a token: anyone who can reach it could call every ` +
+        "tool. Pass --token <t> (or set MCP_INSPECT_PROXY_TOKEN), or bind 127.0.0.1",
+    );
   }
   // The secrets of the servers configured now (the file may change): a log line may quote them.
   const redact = (line: string) => {
@@ -157,14 +191,31 @@ export async function proxyCommand(argv: readonly string[], out: Output): Promis
   let http: HttpServerHandle | undefined;
   try {
     if (values.http) {
-      const token = values.token ?? Deno.env.get("MCP_INSPECT_PROXY_TOKEN");
-      http = serveHttp(proxy.server, {
-        hostname: values.host ?? "127.0.0.1",
-        port,
-        ...(token ? { token } : {}),
-        ...(values["allow-host"] ? { allowedHosts: values["allow-host"] } : {}),
-        ...(values["allow-origin"] ? { allowedOrigins: values["allow-origin"] } : {}),
-      });
+      // Secure by default (as the official Inspector after CVE-2025-49596): without --token a
+      // random one is required, so neither a web page nor another local user can drive the tools.
+      const required = values["no-auth"] ? undefined : token ?? randomToken();
+      try {
+        http = serveHttp(proxy.server, {
+          hostname,
+          port,
+          maxSessions,
+          ...(required === undefined ? {} : { token: required }),
+          ...(values["allow-host"] ? { allowedHosts: values["allow-host"] } : {}),
+          ...(values["allow-origin"] ? { allowedOrigins: values["allow-origin"] } : {}),
+        });
+      } catch (error) {
+        out.stderr(`error: ${bindError(error, hostname, port)}`);
+        return 3;
+      }
+      if (required === undefined) {
+        log(
+          "WARNING: --no-auth: no token is required. Any local process, and any web page that " +
+            "passes the Host/Origin checks, can call every tool of every server.",
+        );
+      } else if (token === undefined) {
+        log(`no --token given, so this one is required (shown once):`);
+        log(`  Authorization: Bearer ${required}`);
+      }
       out.stdout(http.url.href);
       log(`serving ${registry.list().length} tools at ${http.url.href}`);
       await stop.promise;
@@ -179,6 +230,35 @@ export async function proxyCommand(argv: readonly string[], out: Output): Promis
     await http?.close();
   }
   return 0;
+}
+
+/** 32 random bytes, base64url: the token the HTTP proxy requires when none is given. */
+function randomToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(
+    /=+$/,
+    "",
+  );
+}
+
+/** Loopback as an address to bind: `localhost`, a 127.0.0.0/8 dotted quad, or `::1`. */
+function isLoopbackAddress(host: string): boolean {
+  return host === "localhost" || host === "::1" || host === "[::1]" ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** One line for a failed bind: a busy port names the flag that picks another. */
+function bindError(error: unknown, hostname: string, port: number): string {
+  if (error instanceof Deno.errors.AddrInUse) {
+    return `port ${port} is in use; pick another with --port`;
+  }
+  if (error instanceof Deno.errors.AddrNotAvailable) {
+    return `address ${hostname} is not available on this machine; pick another with --host`;
+  }
+  if (error instanceof Deno.errors.PermissionDenied) {
+    return `not allowed to bind ${hostname}:${port}; pick a port above 1023 with --port`;
+  }
+  return `cannot serve on ${hostname}:${port}: ${error instanceof Error ? error.message : error}`;
 }
 
 function usage(out: Output, message: string): number {
