@@ -177,7 +177,10 @@ export async function proxyCommand(argv: readonly string[], out: Output): Promis
     out.stderr(`error: ${error.message}`);
     return 2;
   }
-  using proxy = createProxyServer(registry, { relay });
+  // Remote clients get a code and a short message; the full text (stderr, paths) is logged here.
+  const onError = (error: unknown, method: string) =>
+    log(`${method} failed: ${error instanceof Error ? error.message : String(error)}`);
+  using proxy = createProxyServer(registry, { relay, onError });
   const report = () => {
     for (const line of formatStats(registry.stats())) out.stderr(`[stats] ${line}`);
   };

@@ -107,7 +107,10 @@ export class ServerConnection {
       .then(() => this.#answer(method, params, id, controller.signal, channel))
       .then(
         (result) => result && !controller.signal.aborted && reply({ result }),
-        (error) => !controller.signal.aborted && reply({ error: toWire(error) }),
+        (error) => {
+          if (!(error instanceof McpError)) this.#definition.onError?.(error, method);
+          if (!controller.signal.aborted) reply({ error: toWire(error) });
+        },
       )
       .finally(() => {
         if (this.#inFlight.get(id) === controller) this.#inFlight.delete(id);
@@ -388,8 +391,8 @@ function toWire(error: unknown): JsonObject {
     if (error.data !== undefined) wire.data = error.data;
     return wire;
   }
-  return {
-    code: ErrorCode.InternalError,
-    message: error instanceof Error ? error.message : String(error),
-  };
+  // Anything else is ours, not the protocol's: its message may quote a stack, a local path or a
+  // backend's stderr, so only its class name goes out.
+  const name = error instanceof Error && error.name !== "Error" ? ` (${error.name})` : "";
+  return { code: ErrorCode.InternalError, message: `Internal error${name}` };
 }

@@ -51,6 +51,11 @@ export interface ProxyOptions {
    * as `input_required` rounds, which a client must come back to within `callTimeoutMs`.
    */
   relay?: ServerRequestRelay;
+  /**
+   * Where the full text of a failure goes (a backend's stderr, paths, stacks); the client gets
+   * an error code and a short message. See {@link ServerDefinition.onError}.
+   */
+  onError?: (error: unknown, method: string) => void;
 }
 
 /**
@@ -94,16 +99,27 @@ function asWireError(error: unknown): unknown {
     return new McpError(ErrorCode.InvalidParams, error.message);
   }
   if (error instanceof ServerUnavailableError) {
-    return new McpError(ErrorCode.InternalError, error.message, { server: error.server });
+    // The last error (with the backend's stderr) stays local: the client learns the state only.
+    const why = error.state === "unknown" ? "no server has that name" : `it is ${error.state}`;
+    return new McpError(
+      ErrorCode.InternalError,
+      `Server "${error.server}" is not available: ${why}`,
+      { server: error.server, state: error.state },
+    );
   }
   return error;
 }
 
-async function forward<T>(work: () => Promise<T>): Promise<T> {
+/** Where a failure's full text goes before the client gets its short form. */
+type OnError = ((error: unknown, method: string) => void) | undefined;
+
+async function forward<T>(work: () => Promise<T>, onError?: OnError): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    throw asWireError(error);
+    const wire = asWireError(error);
+    if (wire !== error && error instanceof ServerUnavailableError) onError?.(error, "forward");
+    throw wire;
   }
 }
 
@@ -122,21 +138,22 @@ function relaying(
   relay: ServerRequestRelay | undefined,
   rounds: InputRounds,
   timeoutMs: number,
+  onError: OnError,
 ): Relayed {
   return async (server, params, context, work) => {
     const options = callOptions(context, timeoutMs);
     const owner = relay ? server() : undefined;
-    if (!relay || owner === undefined) return await forward(() => work(options));
+    if (!relay || owner === undefined) return await forward(() => work(options), onError);
     const capabilities = context.clientCapabilities;
     if (context.era === "legacy") {
       const ask = (method: string, request: JsonObject) => context.request(method, request);
       const untrack = trackCall(relay, owner, { capabilities, ask });
-      return await forward(() => work(options)).finally(untrack);
+      return await forward(() => work(options), onError).finally(untrack);
     }
     return await rounds.round(params, context, (handle) => {
       const untrack = trackCall(relay, owner, { capabilities, ask: handle.ask });
       const relayed = { ...options, signal: handle.signal, onProgress: handle.progress };
-      return forward(() => work(relayed)).finally(untrack);
+      return forward(() => work(relayed), onError).finally(untrack);
     });
   };
 }
@@ -207,7 +224,7 @@ export function createProxyServer(
   const tools = source instanceof ToolRegistry ? registryTools(source) : managerTools(source);
   const manager = source instanceof ToolRegistry ? source.manager : source;
   const rounds = new InputRounds(timeoutMs);
-  const relayed = relaying(options.relay, rounds, timeoutMs);
+  const relayed = relaying(options.relay, rounds, timeoutMs, options.onError);
   const capabilities: ServerCapabilities = manager
     ? {
       tools: { listChanged: true },
@@ -221,6 +238,7 @@ export function createProxyServer(
     serverInfo: options.serverInfo ?? { name: "mcp-inspect-proxy", version: VERSION },
     capabilities,
     ...(options.instructions ? { instructions: options.instructions } : {}),
+    ...(options.onError ? { onError: options.onError } : {}),
     handlers: {
       "tools/list": () => ({ tools: tools.list() }),
       "tools/call": (params, context) => {
@@ -235,7 +253,8 @@ export function createProxyServer(
     ...(manager
       ? {
         subscriptions: {
-          subscribe: (uri: string) => forward(() => manager.subscribeResource(uri)),
+          subscribe: (uri: string) =>
+            forward(() => manager.subscribeResource(uri), options.onError),
           unsubscribe: (uri: string) => manager.unsubscribeResource(uri),
         },
       }

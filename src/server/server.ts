@@ -101,6 +101,12 @@ export interface ServerDefinition {
    * {@link McpServer.resourceUpdated}.
    */
   subscriptions?: SubscriptionHooks;
+  /**
+   * Called with each error a handler throws that is not an {@link McpError}. The client then
+   * gets only `-32603` and the error's class name: a stack, a local path or a backend's stderr
+   * belongs in a local log (this hook), never on the wire to a remote client.
+   */
+  onError?: (error: unknown, method: string) => void;
 }
 
 /**
