@@ -193,50 +193,94 @@ export function cleanParseError(message: string): string {
 
 /**
  * Types `key=value` pairs by a JSON Schema: a string property keeps `007` as a string; numbers,
- * booleans, objects and arrays are parsed where the schema says so.
+ * booleans, null, objects and arrays are parsed where the schema says so, and a value that fits
+ * none of the property's types is a usage error naming the argument and its type, never sent as
+ * something else (`1e400` as `null`, `yes` as a string for a boolean).
  */
 export function typedArguments(
   pairs: readonly string[],
   schema: Record<string, unknown> | undefined,
 ): Record<string, unknown> {
-  const properties = (schema?.properties ?? {}) as Record<string, { type?: unknown }>;
+  const properties = (schema?.properties ?? {}) as Record<string, Record<string, unknown>>;
   const result: Record<string, unknown> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf("=");
     if (eq <= 0) throw new UsageError(`Invalid argument "${pair}": expected key=value`);
     const key = pair.slice(0, eq);
     const raw = pair.slice(eq + 1);
-    result[key] = typedValue(key, raw, properties[key]?.type);
+    result[key] = typedValue(key, raw, schemaTypes(properties[key]));
   }
   return result;
 }
 
-function typedValue(key: string, raw: string, type: unknown): unknown {
-  const types = Array.isArray(type) ? type : type === undefined ? [] : [type];
-  if (types.includes("string")) return raw;
-  if (types.includes("integer") || types.includes("number")) {
-    const value = Number(raw);
-    if (raw.trim() === "" || Number.isNaN(value)) {
-      throw new UsageError(`Argument "${key}" must be a number, got "${raw}"`);
+/** The JSON types a property schema allows: its `type`, or those of its `anyOf`/`oneOf`. */
+function schemaTypes(property: Record<string, unknown> | undefined): string[] {
+  if (!property || typeof property !== "object") return [];
+  const own = property.type;
+  if (typeof own === "string") return [own];
+  if (Array.isArray(own)) return own.filter((t): t is string => typeof t === "string");
+  const branches = [property.anyOf, property.oneOf].find(Array.isArray) as unknown[] | undefined;
+  return [...new Set((branches ?? []).flatMap((b) => schemaTypes(b as Record<string, unknown>)))];
+}
+
+// JSON's number syntax: decimal only, so `0x10`, `1_000`, `Infinity` and ` 1` are not numbers.
+const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+
+function typedValue(key: string, raw: string, types: readonly string[]): unknown {
+  if (types.length === 0) {
+    // No schema for it: JSON when it looks like an object or array, else the text as given.
+    if (!/^[[{]/.test(raw)) return raw;
+    try {
+      return JSON.parse(raw);
+    } catch {
+      return raw;
     }
-    if (types.includes("integer") && !types.includes("number") && !Number.isInteger(value)) {
-      throw new UsageError(`Argument "${key}" must be an integer, got "${raw}"`);
+  }
+  if (types.includes("string")) return raw;
+  const wanted = types.map((t) => (/^[aeiou]/.test(t) ? `an ${t}` : t === "null" ? t : `a ${t}`))
+    .join(" or ");
+  const fail = (why: string) =>
+    new UsageError(`Argument "${key}" must be ${wanted}, got "${raw}": ${why}`);
+  const numeric = types.includes("number") || types.includes("integer");
+  if (numeric && JSON_NUMBER.test(raw)) {
+    const value = Number(raw);
+    if (!Number.isFinite(value)) throw fail("it is too large for a JSON number");
+    if (!types.includes("number")) {
+      if (!Number.isInteger(value)) throw fail("it is not a whole number");
+      if (!Number.isSafeInteger(value)) {
+        throw fail("it is beyond ±2^53 and would not be sent exactly");
+      }
     }
     return value;
   }
   if (types.includes("boolean") && (raw === "true" || raw === "false")) return raw === "true";
-  if (types.length > 0 || /^[[{]/.test(raw)) {
+  if (types.includes("null") && raw === "null") return null;
+  const structured = types.filter((t) => t === "object" || t === "array");
+  if (structured.length > 0 && /^[[{]/.test(raw)) {
+    let value: unknown;
     try {
-      return JSON.parse(raw);
-    } catch {
-      if (types.some((t) => t === "object" || t === "array")) {
-        throw new UsageError(
-          `Argument "${key}" must be JSON (${types.join(" or ")}), got "${raw}"`,
-        );
-      }
+      value = JSON.parse(raw);
+    } catch (error) {
+      throw fail(`it is not valid JSON (${(error as Error).message})`);
     }
+    const kind = Array.isArray(value) ? "array" : "object";
+    if (structured.includes(kind)) return value;
+    throw fail(`it is JSON of type ${kind}`);
   }
-  return raw;
+  const hints: string[] = [];
+  if (numeric) {
+    hints.push(
+      types.includes("number") ? "a decimal number such as 42 or 1.5" : "a whole number such as 42",
+    );
+  }
+  if (types.includes("boolean")) hints.push("true or false");
+  if (types.includes("null")) hints.push("null");
+  if (structured.length > 0) hints.push(`JSON ${structured.join(" or ")}`);
+  throw fail(
+    hints.length > 0
+      ? `expected ${hints.join(", or ")}`
+      : "no value of that type can be written as key=value; use --args",
+  );
 }
 
 /** The closest candidate by edit distance, if it is close enough to be a likely typo. */
