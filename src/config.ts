@@ -26,6 +26,7 @@ import {
   unknownKeys,
 } from "./config/_keys.ts";
 import { parseYamlConfig } from "./config/_yaml.ts";
+import { MAX_CONFIG_DEPTH, tooDeepAt } from "./config/_depth.ts";
 
 /**
  * What every server entry may say about how the manager treats it, beyond how to reach it.
@@ -314,6 +315,14 @@ export function parseConfig(
   options: LoadConfigOptions & { file: string },
 ): LoadedConfig {
   const { file } = options;
+  const deep = tooDeepAt(text, MAX_CONFIG_DEPTH);
+  if (deep !== undefined) {
+    const { line, column } = locate(text, deep);
+    throw new ConfigError(
+      `Cannot parse config file "${file}" at line ${line}, column ${column}: nested more than ${MAX_CONFIG_DEPTH} levels deep`,
+      { file, line, column },
+    );
+  }
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   const first = errors[0];

@@ -30,6 +30,7 @@ import {
 } from "../config.ts";
 import { type EntryPath, normalizeEntry } from "./_entry.ts";
 import { expand } from "./_expand.ts";
+import { MAX_CONFIG_DEPTH, tooDeepAt } from "./_depth.ts";
 import { ENTRY_KEYS, type KeyAt, SECTION_KEYS, settleWarnings, unknownKeys } from "./_keys.ts";
 
 type Document = ReturnType<typeof parseDocument>;
@@ -55,6 +56,15 @@ export function parseYamlConfig(
 ): LoadedConfig {
   const { file } = options;
   const lines = new LineCounter();
+  const deep = tooDeepAt(text, MAX_CONFIG_DEPTH, true);
+  if (deep !== undefined) {
+    const line = text.slice(0, deep).split("\n").length;
+    const column = deep - text.lastIndexOf("\n", deep - 1);
+    throw new ConfigError(
+      `Cannot parse config file "${file}" at line ${line}, column ${column}: nested more than ${MAX_CONFIG_DEPTH} levels deep`,
+      { file, line, column },
+    );
+  }
   // YAML 1.2 core schema: `no` and `on` stay strings; duplicate keys are errors.
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const where = (offset: number) => {

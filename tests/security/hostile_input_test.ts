@@ -1,0 +1,68 @@
+// Hostile sizes in config files: a file nested 200 000 levels deep is a clear error naming the
+// file and the place, never a RangeError from a parser's recursion.
+
+import assert from "node:assert/strict";
+import { ConfigError, loadConfig, parseConfig } from "../../mod.ts";
+import { cli } from "../_cli_run.ts";
+
+const DEPTH = 200_000;
+
+function deepJson(): string {
+  return `{"mcpServers":{"a":{"command":"x","env":${'{"a":'.repeat(DEPTH)}1${"}".repeat(DEPTH)}}}}`;
+}
+
+function deepYaml(): string {
+  return `mcp:\n  servers:\n    - name: a\n      command: x\n      args: ${"[".repeat(DEPTH)}${
+    "]".repeat(DEPTH)
+  }\n`;
+}
+
+async function withFile(name: string, text: string, run: (file: string) => Promise<void>) {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/${name}`, text);
+    await run(`${dir}/${name}`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("a JSON config nested 200 000 levels deep is a ConfigError naming file and place", () => {
+  assert.throws(() => parseConfig(deepJson(), { file: "deep.json", env: {} }), (error) => {
+    assert.ok(error instanceof ConfigError, String(error));
+    assert.match(error.message, /"deep\.json" at line 1, column \d+: nested more than 256 levels/);
+    return true;
+  });
+});
+
+Deno.test("a YAML config nested 200 000 levels deep is a ConfigError naming file and place", async () => {
+  await withFile("deep.yaml", deepYaml(), async (file) => {
+    await assert.rejects(loadConfig(file), (error) => {
+      assert.ok(error instanceof ConfigError, String(error));
+      assert.match(error.message, /deep\.yaml" at line 5, column \d+: nested more than 256 levels/);
+      return true;
+    });
+  });
+});
+
+Deno.test("brackets inside strings and comments do not count as nesting", () => {
+  const brackets = "[".repeat(1000);
+  const text = `{
+    // ${brackets}
+    /* ${"{".repeat(1000)} */
+    "mcpServers": { "a": { "command": "x", "args": ["${brackets}", "\\"${brackets}"] } }
+  }`;
+  const { servers } = parseConfig(text, { file: "ok.jsonc", env: {} });
+  assert.equal((servers.a as { args: string[] }).args[0], brackets);
+});
+
+Deno.test("the CLI reports a deeply nested config in one line with exit 2", async () => {
+  for (const [name, text] of [["deep.json", deepJson()], ["deep.yaml", deepYaml()]]) {
+    await withFile(name!, text!, async (file) => {
+      const run = await cli("tools", "list", "--config", file, "--server", "a");
+      assert.equal(run.code, 2, run.stderr);
+      assert.match(run.stderr, /nested more than 256 levels deep/);
+      assert.doesNotMatch(run.stderr, /RangeError|\n\s+at /);
+    });
+  }
+});
