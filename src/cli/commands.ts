@@ -1,7 +1,7 @@
 // The commands of mcp-inspect. Each prints a readable view, or with --json exactly one JSON
 // document: the protocol result.
 
-import type { Client, JsonRpcMessage, Tool } from "../../mod.ts";
+import type { Client, JsonRpcMessage } from "../../mod.ts";
 import { type CliArgs, closest, typedArguments, UsageError } from "./args.ts";
 import {
   describeArguments,
@@ -133,13 +133,17 @@ const toolsList: Command = {
   },
 };
 
-/** The tool by name, or a usage error suggesting the closest name. */
-async function findTool(tools: readonly Tool[], name: string): Promise<Tool> {
-  const tool = tools.find((t) => t.name === name);
-  if (tool) return tool;
-  const suggestion = await closest(name, tools.map((t) => t.name));
+/** The tool or prompt by name, or a usage error suggesting the closest name. */
+async function findByName<T extends { name: string }>(
+  kind: "tool" | "prompt",
+  items: readonly T[],
+  name: string,
+): Promise<T> {
+  const item = items.find((i) => i.name === name);
+  if (item) return item;
+  const suggestion = await closest(name, items.map((i) => i.name));
   throw new UsageError(
-    `Unknown tool "${name}"${suggestion ? `; did you mean "${suggestion}"?` : ""}`,
+    `Unknown ${kind} "${name}"${suggestion ? `; did you mean "${suggestion}"?` : ""}`,
   );
 }
 
@@ -149,7 +153,7 @@ const toolsCall: Command = {
     need(context, 1, "tools call <name> [key=value ...]");
     const [name, ...pairs] = context.positionals as [string, ...string[]];
     const options = requestOptions(context);
-    const tool = await findTool(await context.client.listTools(options), name);
+    const tool = await findByName("tool", await context.client.listTools(options), name);
     const args = {
       ...(await readArgsOption(context.args.args)),
       ...typedArguments(pairs, tool.inputSchema),
@@ -259,7 +263,17 @@ const promptsGet: Command = {
     for (const [key, value] of Object.entries(given)) {
       args[key] = typeof value === "string" ? value : JSON.stringify(value);
     }
-    const result = await context.client.getPrompt(name, args, requestOptions(context));
+    const options = requestOptions(context);
+    const prompt = await findByName("prompt", await context.client.listPrompts(options), name);
+    const missing = (prompt.arguments ?? []).filter((a) => a.required && !(a.name in args));
+    if (missing.length > 0) {
+      throw new UsageError(
+        `Prompt "${name}" needs argument${missing.length > 1 ? "s" : ""} ${
+          missing.map((a) => a.name).join(", ")
+        }`,
+      );
+    }
+    const result = await context.client.getPrompt(name, args, options);
     if (context.args.json) printJson(context, result);
     else {
       context.out.stdout(

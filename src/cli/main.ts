@@ -108,7 +108,7 @@ Exit codes:
   5 authorization required   130 interrupted (Ctrl-C)
 
 Example:
-  mcp-inspect tools call echo text=hi -- npx -y @modelcontextprotocol/server-everything`;
+  mcp-inspect tools call echo message=hi -- npx -y @modelcontextprotocol/server-everything`;
 
 /** Runs the CLI and returns its exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -218,7 +218,10 @@ function report(error: unknown, out: Output, _json: boolean): number {
 function describe(error: unknown): string {
   if (error instanceof McpError) {
     const data = error.data === undefined ? "" : ` ${JSON.stringify(error.data)}`;
-    return `server error ${error.code}: ${error.message}${data}`;
+    // Servers built on the official SDK put "MCP error <code>: " in the message itself: say the
+    // code once.
+    const message = error.message.replace(new RegExp(`^MCP error ${error.code}: `), "");
+    return `server error ${error.code}: ${message}${data}`;
   }
   if (error instanceof ConnectionClosedError || error instanceof Error) return error.message;
   return String(error);
