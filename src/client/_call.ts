@@ -37,8 +37,10 @@ export async function invokeTool(
   if (context.validateArguments) tools.validateArguments(name, args);
   const params: JsonObject = { name, arguments: args };
   const execution = tools.get(name)?.execution as { taskSupport?: string } | undefined;
-  const augment = context.era === "legacy" && context.hasCapability("tasks.requests.tools.call") &&
-    (execution?.taskSupport === "required" || (task !== undefined && task !== false));
+  // The capability walk last: it splits a path, and almost no call asks for a task.
+  const augment = context.era === "legacy" &&
+    (execution?.taskSupport === "required" || (task !== undefined && task !== false)) &&
+    context.hasCapability("tasks.requests.tools.call");
   if (augment) {
     const ttl = typeof task === "object" ? task.ttlMs : undefined;
     params.task = ttl === undefined ? {} : { ttl };
