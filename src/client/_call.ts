@@ -65,7 +65,11 @@ async function learnTools(context: CallContext, options: RequestOptions): Promis
     // Same limits as the call itself: a server that never answers tools/list must not hold
     // the call for the default timeout.
     const { onProgress: _onProgress, ...limits } = options;
-    await context.listTools(limits);
+    // Calls under the same limits share one listing (3 000 concurrent first calls sent 3 000
+    // tools/list); a call with a signal lists on its own, so that another's abort is not its.
+    await (limits.signal === undefined
+      ? context.tools.listOnce(JSON.stringify(limits), () => context.listTools(limits))
+      : context.listTools(limits));
   } catch (error) {
     if (options.signal?.aborted) throw error;
     context.tools.giveUp();
