@@ -10,7 +10,7 @@
 
 import { parseArgs } from "node:util";
 import { availableParallelism } from "node:os";
-import { type ServerConfig, ServerManager } from "../mod.ts";
+import { DEFAULT_INHERITED_ENV_VARS, type ServerConfig, ServerManager } from "../mod.ts";
 
 const USAGE = "deno task bench:manager [--servers N] [--rounds N] [--json]";
 
@@ -38,6 +38,12 @@ const FAST_ARGS = [
   "--no-config",
   decodeURIComponent(new URL("../testdata/servers/fast.ts", import.meta.url).pathname),
 ];
+const BARE_ENV: Record<string, string> = Object.fromEntries(
+  DEFAULT_INHERITED_ENV_VARS.flatMap((key) => {
+    const value = Deno.env.get(key);
+    return value === undefined ? [] : [[key, value]];
+  }),
+);
 const FAST: ServerConfig = { command: Deno.execPath(), args: FAST_ARGS };
 const gc = (globalThis as { gc?: () => void }).gc;
 
@@ -113,6 +119,11 @@ async function bareStart(count: number): Promise<number> {
   const children = await Promise.all(Array.from({ length: count }, async () => {
     const child = new Deno.Command(Deno.execPath(), {
       args: FAST_ARGS,
+      // What the stdio transport does by default: a trimmed environment and a process group of
+      // its own, so that both sides start the same processes the same way.
+      clearEnv: true,
+      env: BARE_ENV,
+      detached: true,
       stdin: "piped",
       stdout: "piped",
       stderr: "null",
@@ -139,8 +150,14 @@ const bareOne = median([await bareStart(1), await bareStart(1), await bareStart(
 const bareRuns: number[] = [];
 const manyRuns: Awaited<ReturnType<typeof connectMany>>[] = [];
 for (let round = 0; round < ROUNDS; round++) {
-  bareRuns.push(await bareStart(COUNT));
-  manyRuns.push(await connectMany(COUNT));
+  // Alternating which goes first, so that neither always follows the other's clean-up.
+  if (round % 2 === 0) {
+    bareRuns.push(await bareStart(COUNT));
+    manyRuns.push(await connectMany(COUNT));
+  } else {
+    manyRuns.push(await connectMany(COUNT));
+    bareRuns.push(await bareStart(COUNT));
+  }
   console.error(
     `round ${round + 1}: ${COUNT} bare spawns ${Math.round(bareRuns.at(-1)!)} ms, manager ${
       Math.round(manyRuns.at(-1)!.elapsed)
