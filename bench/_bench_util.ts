@@ -11,10 +11,10 @@ export interface Runner {
   close(): Promise<void>;
 }
 
-/** A contender by name, and how to connect it. */
+/** A contender by name, and how to connect it to a server. */
 export interface Contender {
   name: string;
-  connect(): Promise<Runner>;
+  connect(server: ServerCommand): Promise<Runner>;
 }
 
 /** A runner for any client whose call is a function returning a promise. */
@@ -101,8 +101,14 @@ class LineReader {
   }
 }
 
+/** How to start a server, the same for every contender. */
+export interface ServerCommand {
+  command: string;
+  args: string[];
+}
+
 /** The command line that starts a Deno script as a server, for every contender alike. */
-export function serverCommand(path: string): { command: string; args: string[] } {
+export function serverCommand(path: string): ServerCommand {
   return { command: Deno.execPath(), args: ["run", "--allow-all", "--no-config", path] };
 }
 
@@ -111,8 +117,8 @@ export function serverCommand(path: string): { command: string; args: string[] }
  * per call (stringify and encode the request, decode and parse the response), so the gap to it
  * is client overhead rather than JSON.
  */
-export async function bareLoop(path: string): Promise<Runner> {
-  const { command, args } = serverCommand(path);
+export async function bareLoop(server: ServerCommand): Promise<Runner> {
+  const { command, args } = server;
   const child = new Deno.Command(command, {
     args,
     stdin: "piped",

@@ -1,7 +1,8 @@
 // `deno task bench`, HTTP leg: tools/call over Streamable HTTP against one local server (JSON
 // answers, then SSE answers), this client beside the official SDK v2 client's
 // StreamableHTTPClientTransport and a bare fetch loop (no client at all: what fetch itself gets
-// from the server), in the same run. Target: ≥ 1.5× the SDK in every mode.
+// from the server: the limit), in the same run. Targets: ≥ 0.9× the bare loop sequentially with
+// JSON answers, and ≥ 1.5× the SDK in every mode.
 
 import { Client as SdkV2Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client, StreamableHttpTransport } from "../mod.ts";
@@ -10,6 +11,8 @@ import { callRunner, formatTable, median, rate, ratio, type Runner } from "./_be
 const SERVER = new URL("../testdata/http/fast_http.ts", import.meta.url).pathname;
 const CLIENT_INFO = { name: "bench", version: "1.0.0" };
 const TARGET = 1.5;
+/** Sequential JSON calls, as a fraction of the bare fetch loop. */
+const LIMIT_TARGET = 0.9;
 
 interface Options {
   calls: number;
@@ -159,28 +162,44 @@ if (import.meta.main) {
     rounds: options.rounds,
     target: TARGET,
   };
-  const rows = [["mode", "contender", "sequential/s", "concurrent/s"]];
+  const rows = [[
+    "mode",
+    "contender",
+    "sequential/s",
+    "× limit",
+    "concurrent/s",
+    "× limit",
+  ]];
   const verdicts: string[] = [];
   for (const mode of ["json", "sse"] as const) {
     const results = await measure(mode, options);
     report[mode] = results;
+    const limit = results[0]!;
     for (const r of results) {
       rows.push([
         mode,
         r.name,
         Math.round(r.sequential).toLocaleString("en"),
+        ratio(r.sequential, limit.sequential).toFixed(2),
         Math.round(r.concurrent).toLocaleString("en"),
+        ratio(r.concurrent, limit.concurrent).toFixed(2),
       ]);
     }
     const [bare, ours, sdk] = results as [typeof results[0], typeof results[0], typeof results[0]];
     const seq = ratio(ours.sequential, sdk.sequential);
     const conc = ratio(ours.concurrent, sdk.concurrent);
+    const limitSeq = ratio(ours.sequential, bare.sequential);
+    const limitConc = ratio(ours.concurrent, bare.concurrent);
+    report[`${mode}VsLimit`] = { sequential: limitSeq, concurrent: limitConc };
+    report[`${mode}VsSdk`] = { sequential: seq, concurrent: conc };
+    const limitVerdict = mode === "json"
+      ? ` (${limitSeq >= LIMIT_TARGET ? "ok" : "below"} target ≥ ${LIMIT_TARGET})`
+      : "";
     verdicts.push(
-      `${mode}: mcp-inspect vs sdk v2: sequential ${seq}× (${
-        seq >= TARGET ? "ok" : "below"
-      } target ≥ ${TARGET}), concurrent ${conc}× (${conc >= TARGET ? "ok" : "below"}); ` +
-        `bare fetch vs sdk v2: sequential ${ratio(bare.sequential, sdk.sequential)}×, ` +
-        `concurrent ${ratio(bare.concurrent, sdk.concurrent)}×`,
+      `${mode}: mcp-inspect / bare fetch (the limit): sequential ${limitSeq}×${limitVerdict}, ` +
+        `concurrent ${limitConc}×; mcp-inspect / sdk v2: sequential ${seq}× (${
+          seq >= TARGET ? "ok" : "below"
+        } target ≥ ${TARGET}), concurrent ${conc}× (${conc >= TARGET ? "ok" : "below"})`,
     );
   }
   if (options.json) console.log(JSON.stringify(report, null, 2));

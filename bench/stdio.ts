@@ -1,7 +1,10 @@
 // Throughput of tools/call over stdio: a bare JSON-lines loop (the machine's limit), this client,
-// and the official SDK v1 and v2 clients, against the same fast fake server in the same run.
+// and the official SDK v1 and v2 clients, in the same run, against two servers with the same
+// answers: the Deno fast fixture, which joins the answers to one stdin chunk into one write, and
+// a Node server writing each answer on its own, as real servers do. Cold is a fresh connection's
+// first calls (a fresh server too, for every contender alike), steady is after a warm-up.
 //
-// Usage: deno task bench [--calls N] [--rounds N] [--warmup N] [--json]
+// Usage: deno task bench [--calls N] [--cold N] [--rounds N] [--warmup N] [--json]
 // Progress goes to stderr; the table (or JSON with --json) to stdout.
 
 import { Client as SdkV1Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -18,26 +21,40 @@ import {
   rate,
   ratio,
   type Runner,
+  type ServerCommand,
   serverCommand,
 } from "./_bench_util.ts";
 
-const SERVER = decodeURIComponent(
-  new URL("../testdata/servers/fast.ts", import.meta.url).pathname,
+const FAST = decodeURIComponent(new URL("../testdata/servers/fast.ts", import.meta.url).pathname);
+const ONE_WRITE = decodeURIComponent(
+  new URL("../testdata/servers/one_write.mjs", import.meta.url).pathname,
 );
 const CLIENT_INFO = { name: "bench", version: "0.0.0" };
 
+/** The servers every contender runs against, in turn. */
+const SERVERS: readonly (ServerCommand & { name: string })[] = [
+  { name: "fast.ts (Deno, one write per stdin chunk)", ...serverCommand(FAST) },
+  // What real servers do: the official SDK's stdio server writes each message on its own.
+  { name: "one_write.mjs (Node, one write per message)", command: "node", args: [ONE_WRITE] },
+];
+
 /** Targets for this client, as fractions of the bare loop. */
-const TARGETS: Ratios = { sequential: 0.95, concurrent: 0.85 };
+const TARGETS: Ratios = {
+  sequential: 0.95,
+  concurrent: 0.85,
+  coldSequential: 0.95,
+  coldConcurrent: 0.8,
+};
 
 const BARE = "bare loop";
 const OURS = "mcp-inspect";
 
 const CONTENDERS: readonly Contender[] = [
-  { name: BARE, connect: () => bareLoop(SERVER) },
+  { name: BARE, connect: (server) => bareLoop(server) },
   {
     name: OURS,
-    async connect(): Promise<Runner> {
-      const client = await Client.connect(new StdioTransport(serverCommand(SERVER)), {
+    async connect(server): Promise<Runner> {
+      const client = await Client.connect(new StdioTransport(server), {
         clientInfo: CLIENT_INFO,
       });
       return callRunner(() => client.callTool("echo", { text: "hi" }), () => client.close());
@@ -45,9 +62,9 @@ const CONTENDERS: readonly Contender[] = [
   },
   {
     name: "sdk v1 1.32.2",
-    async connect(): Promise<Runner> {
+    async connect(server): Promise<Runner> {
       const client = new SdkV1Client(CLIENT_INFO);
-      await client.connect(new SdkV1StdioTransport(serverCommand(SERVER)));
+      await client.connect(new SdkV1StdioTransport(server));
       return callRunner(
         () => client.callTool({ name: "echo", arguments: { text: "hi" } }),
         () => client.close(),
@@ -56,9 +73,9 @@ const CONTENDERS: readonly Contender[] = [
   },
   {
     name: "sdk v2 2.4.0",
-    async connect(): Promise<Runner> {
+    async connect(server): Promise<Runner> {
       const client = new SdkV2Client(CLIENT_INFO);
-      await client.connect(new SdkV2StdioTransport(serverCommand(SERVER)));
+      await client.connect(new SdkV2StdioTransport(server));
       return callRunner(
         () => client.callTool({ name: "echo", arguments: { text: "hi" } }),
         () => client.close(),
@@ -67,44 +84,47 @@ const CONTENDERS: readonly Contender[] = [
   },
 ];
 
-const USAGE = "Usage: deno task bench [--calls N] [--rounds N] [--warmup N] [--json]";
+const USAGE = "Usage: deno task bench [--calls N] [--cold N] [--rounds N] [--warmup N] [--json]";
 
 interface Options {
   calls: number;
+  cold: number;
   rounds: number;
   warmup: number;
   json: boolean;
 }
 
-interface Ratios {
-  sequential: number;
-  concurrent: number;
-}
+const MODES = ["sequential", "concurrent", "coldSequential", "coldConcurrent"] as const;
+type Mode = typeof MODES[number];
+type Ratios = Record<Mode, number>;
 
 interface Summary {
   calls: number;
+  cold: number;
   rounds: number;
   warmup: number;
   deno: string;
   os: string;
   targets: Ratios;
-  meetsTargets: { sequential: boolean; concurrent: boolean };
+  servers: ServerSummary[];
+}
+
+interface ServerSummary {
+  server: string;
+  meetsTargets: Record<Mode, boolean>;
   results: (Result & { vsBare: Ratios })[];
   /** This client's rate divided by each SDK's. */
   oursVs: Record<string, Ratios>;
 }
 
-interface Result {
+/** Median calls per second of each mode over the rounds, and every round's. */
+interface Result extends Ratios {
   name: string;
-  /** Median calls per second over the rounds. */
-  sequential: number;
-  concurrent: number;
-  /** Every round, in calls per second. */
-  samples: { sequential: number[]; concurrent: number[] };
+  samples: Record<Mode, number[]>;
 }
 
 function parseArgs(args: readonly string[]): Options {
-  const options: Options = { calls: 5000, rounds: 5, warmup: 200, json: false };
+  const options: Options = { calls: 5000, cold: 3000, rounds: 5, warmup: 200, json: false };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === "--help" || arg === "-h") {
@@ -115,8 +135,8 @@ function parseArgs(args: readonly string[]): Options {
       options.json = true;
       continue;
     }
-    const key = arg.slice(2) as "calls" | "rounds" | "warmup";
-    if (arg === "--calls" || arg === "--rounds" || arg === "--warmup") {
+    const key = arg.slice(2) as "calls" | "cold" | "rounds" | "warmup";
+    if (["--calls", "--cold", "--rounds", "--warmup"].includes(arg)) {
       const value = Number(args[++i]);
       if (!Number.isInteger(value) || value < (key === "warmup" ? 0 : 1)) {
         const wanted = key === "warmup" ? "a whole number" : "a positive whole number";
@@ -135,22 +155,47 @@ function usage(message: string): never {
   Deno.exit(2);
 }
 
-async function measure(options: Options): Promise<Result[]> {
+/** Whether `command` starts at all (Node may be missing). */
+async function runs(command: string): Promise<boolean> {
+  try {
+    const { success } = await new Deno.Command(command, { args: ["--version"], stdout: "null" })
+      .output();
+    return success;
+  } catch {
+    return false;
+  }
+}
+
+async function measure(server: ServerCommand, options: Options): Promise<Result[]> {
   const log = (line: string) => console.error(line);
+  const samples = CONTENDERS.map(() =>
+    Object.fromEntries(MODES.map((mode) => [mode, [] as number[]])) as Record<Mode, number[]>
+  );
+  // Cold: a fresh connection (and server) per round and mode; its first calls are the measure.
+  for (let round = 1; round <= options.rounds; round++) {
+    for (const mode of ["sequential", "concurrent"] as const) {
+      for (const [i, contender] of CONTENDERS.entries()) {
+        const runner = await contender.connect(server);
+        try {
+          const perSecond = await rate(options.cold, (n) => runner[mode](n));
+          samples[i]![mode === "sequential" ? "coldSequential" : "coldConcurrent"].push(perSecond);
+          log(`round ${round} cold ${mode} ${contender.name}: ${Math.round(perSecond)} calls/s`);
+        } finally {
+          await runner.close();
+        }
+      }
+    }
+  }
   const runners: Runner[] = [];
   try {
     for (const contender of CONTENDERS) {
-      const runner = await contender.connect();
+      const runner = await contender.connect(server);
       runners.push(runner);
       // Warm up both paths: the JIT, and lazy setup such as the tool listing this client does
       // before its first call, must not count.
       await runner.sequential(options.warmup);
       await runner.concurrent(options.warmup);
     }
-    const samples = CONTENDERS.map(() => ({
-      sequential: [] as number[],
-      concurrent: [] as number[],
-    }));
     // Rounds interleave the contenders, so drift in machine load hits all of them alike.
     for (let round = 1; round <= options.rounds; round++) {
       for (const mode of ["sequential", "concurrent"] as const) {
@@ -161,88 +206,102 @@ async function measure(options: Options): Promise<Result[]> {
         }
       }
     }
-    return CONTENDERS.map((contender, i) => ({
-      name: contender.name,
-      sequential: median(samples[i]!.sequential),
-      concurrent: median(samples[i]!.concurrent),
-      samples: samples[i]!,
-    }));
   } finally {
     for (const runner of runners) await runner.close();
   }
+  return CONTENDERS.map((contender, i) => ({
+    name: contender.name,
+    ...Object.fromEntries(MODES.map((mode) => [mode, median(samples[i]![mode])])) as Ratios,
+    samples: samples[i]!,
+  }));
 }
 
-/** Everything worth keeping from a run: options, medians, samples and ratios. */
-function summarize(results: readonly Result[], options: Options): Summary {
+function ratios(a: Ratios, b: Ratios): Ratios {
+  return Object.fromEntries(MODES.map((mode) => [mode, ratio(a[mode], b[mode])])) as Ratios;
+}
+
+/** Everything worth keeping of one server's run: medians, samples and ratios. */
+function summarize(server: string, results: readonly Result[]): ServerSummary {
   const bare = results.find((r) => r.name === BARE)!;
   const ours = results.find((r) => r.name === OURS)!;
-  const vsBare = (r: Result): Ratios => ({
-    sequential: ratio(r.sequential, bare.sequential),
-    concurrent: ratio(r.concurrent, bare.concurrent),
-  });
-  const oursVsBare = vsBare(ours);
+  const oursVsBare = ratios(ours, bare);
   return {
-    calls: options.calls,
-    rounds: options.rounds,
-    warmup: options.warmup,
-    deno: Deno.version.deno,
-    os: `${Deno.build.os}-${Deno.build.arch}`,
-    targets: TARGETS,
-    meetsTargets: {
-      sequential: oursVsBare.sequential >= TARGETS.sequential,
-      concurrent: oursVsBare.concurrent >= TARGETS.concurrent,
-    },
-    results: results.map((r) => ({ ...r, vsBare: vsBare(r) })),
+    server,
+    meetsTargets: Object.fromEntries(
+      MODES.map((mode) => [mode, oursVsBare[mode] >= TARGETS[mode]]),
+    ) as Record<Mode, boolean>,
+    results: results.map((r) => ({ ...r, vsBare: ratios(r, bare) })),
     oursVs: Object.fromEntries(
-      results.filter((r) => r !== bare && r !== ours).map((sdk) => [sdk.name, {
-        sequential: ratio(ours.sequential, sdk.sequential),
-        concurrent: ratio(ours.concurrent, sdk.concurrent),
-      }]),
+      results.filter((r) => r !== bare && r !== ours).map((sdk) => [sdk.name, ratios(ours, sdk)]),
     ),
   };
 }
+
+const LABELS: Record<Mode, string> = {
+  coldSequential: "cold seq/s",
+  coldConcurrent: "cold conc/s",
+  sequential: "sequential/s",
+  concurrent: "concurrent/s",
+};
+const SHOWN: readonly Mode[] = ["coldSequential", "coldConcurrent", "sequential", "concurrent"];
 
 function printTable(summary: Summary): void {
   const num = (n: number): string => Math.round(n).toLocaleString("en-US");
   // Half the range between rounds, as a share of the median: a ratio is only as good as this.
   const spread = (samples: number[], mid: number): string =>
     `±${Math.round(((Math.max(...samples) - Math.min(...samples)) / mid) * 50)}%`;
-  const rows = [[
-    "contender",
-    ...["sequential/s", "concurrent/s"].flatMap((h) => [h, "spread", "× bare"]),
-  ]];
-  for (const r of summary.results) {
-    rows.push([
-      r.name,
-      num(r.sequential),
-      spread(r.samples.sequential, r.sequential),
-      r.vsBare.sequential.toFixed(2),
-      num(r.concurrent),
-      spread(r.samples.concurrent, r.concurrent),
-      r.vsBare.concurrent.toFixed(2),
-    ]);
-  }
   console.log(
-    `${summary.calls} calls of tools/call "echo" over stdio, median of ${summary.rounds} ` +
-      `round(s), Deno ${summary.deno}, ${summary.os}\n`,
+    `tools/call "echo" over stdio: the first ${summary.cold} calls of a fresh connection (cold) ` +
+      `and ${summary.calls} calls after a warm-up (steady), median of ${summary.rounds} ` +
+      `round(s), Deno ${summary.deno}, ${summary.os}`,
   );
-  console.log(formatTable(rows));
-  const ours = summary.results.find((r) => r.name === OURS)!.vsBare;
-  const verdict = (mode: keyof Ratios): string =>
-    `${mode} ${ours[mode].toFixed(2)}× (target ≥ ${TARGETS[mode]}: ` +
-    `${summary.meetsTargets[mode] ? "ok" : "BELOW"})`;
-  console.log(`\n${OURS} vs bare: ${verdict("sequential")}, ${verdict("concurrent")}`);
-  for (const [name, r] of Object.entries(summary.oursVs)) {
-    console.log(
-      `${OURS} vs ${name}: sequential ${r.sequential.toFixed(2)}×, ` +
-        `concurrent ${r.concurrent.toFixed(2)}×`,
-    );
+  for (const server of summary.servers) {
+    const rows = [["contender", ...SHOWN.flatMap((mode) => [LABELS[mode], "spread", "× bare"])]];
+    for (const r of server.results) {
+      rows.push([
+        r.name,
+        ...SHOWN.flatMap((mode) => [
+          num(r[mode]),
+          spread(r.samples[mode], r[mode]),
+          r.vsBare[mode].toFixed(2),
+        ]),
+      ]);
+    }
+    console.log(`\n${server.server}\n`);
+    console.log(formatTable(rows));
+    const ours = server.results.find((r) => r.name === OURS)!.vsBare;
+    const verdict = (mode: Mode): string =>
+      `${LABELS[mode].replace("/s", "")} ${ours[mode].toFixed(2)}× (target ≥ ${TARGETS[mode]}: ` +
+      `${server.meetsTargets[mode] ? "ok" : "BELOW"})`;
+    console.log(`\n${OURS} vs bare: ${SHOWN.map(verdict).join(", ")}`);
+    for (const [name, r] of Object.entries(server.oursVs)) {
+      const each = SHOWN.map((mode) => `${LABELS[mode].replace("/s", "")} ${r[mode].toFixed(2)}×`);
+      console.log(`${OURS} vs ${name}: ${each.join(", ")}`);
+    }
   }
 }
 
 if (import.meta.main) {
   const options = parseArgs(Deno.args);
-  const summary = summarize(await measure(options), options);
+  const servers: ServerSummary[] = [];
+  for (const server of SERVERS) {
+    if (!(await runs(server.command))) {
+      console.error(`Skipping ${server.name}: "${server.command}" does not run here`);
+      continue;
+    }
+    console.error(`== ${server.name}`);
+    servers.push(summarize(server.name, await measure(server, options)));
+  }
+  const summary: Summary = {
+    calls: options.calls,
+    cold: options.cold,
+    rounds: options.rounds,
+    warmup: options.warmup,
+    deno: Deno.version.deno,
+    os: `${Deno.build.os}-${Deno.build.arch}`,
+    targets: TARGETS,
+    servers,
+  };
   if (options.json) console.log(JSON.stringify(summary, null, 2));
   else printTable(summary);
 }

@@ -16,6 +16,26 @@ type AjvInstance = InstanceType<typeof Ajv2020> | InstanceType<typeof AjvDraft07
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
   addFormatsModule) as (ajv: AjvInstance) => AjvInstance;
 
+/** The two drafts a schema is checked with. */
+type Draft = "modern" | "draft07";
+
+function engine(draft: Draft, validateSchema: boolean): AjvInstance {
+  const options = {
+    strict: false,
+    allErrors: true,
+    // Never register a schema's $id: two tools may reuse one id with different contents.
+    addUsedSchema: false,
+    validateSchema,
+  } as const;
+  return addFormats(draft === "draft07" ? new AjvDraft07(options) : new Ajv2020(options));
+}
+
+// Checking a schema against its meta-schema first compiles the meta-schema, ~20–70 ms per engine,
+// which every connection paid on its first validated call. One checking engine per draft serves
+// the whole process (it keeps nothing of what it checks); the engines that compile the tools'
+// schemas stay per validator, since they keep every schema they compile, and skip that check.
+const checkers: Partial<Record<Draft, AjvInstance>> = {};
+
 /** The outcome of checking a value: an empty list means valid. */
 export type SchemaIssues = string[];
 
@@ -37,8 +57,7 @@ export type SchemaIssues = string[];
  * ```
  */
 export class SchemaValidator {
-  #modern: AjvInstance | undefined;
-  #draft07: AjvInstance | undefined;
+  readonly #engines: Partial<Record<Draft, AjvInstance>> = {};
   readonly #cache = new WeakMap<JsonSchema, (value: unknown) => SchemaIssues>();
 
   /**
@@ -49,10 +68,13 @@ export class SchemaValidator {
   compile(schema: JsonSchema): (value: unknown) => SchemaIssues {
     const cached = this.#cache.get(schema);
     if (cached) return cached;
-    const ajv = this.#engineFor(schema);
+    const declared = typeof schema.$schema === "string" ? schema.$schema : "";
+    const draft: Draft = /draft-0[4-7]/.test(declared) ? "draft07" : "modern";
     let validate: ValidateFunction;
     try {
-      validate = ajv.compile(schema);
+      // Throws "schema is invalid: …" as Ajv's own compile does with validateSchema on.
+      (checkers[draft] ??= engine(draft, true)).validateSchema(schema, true);
+      validate = (this.#engines[draft] ??= engine(draft, false)).compile(schema);
     } catch (error) {
       throw new Error(`Invalid JSON Schema: ${(error as Error).message}`, { cause: error });
     }
@@ -60,21 +82,6 @@ export class SchemaValidator {
       validate(value) ? [] : (validate.errors ?? []).map(formatIssue);
     this.#cache.set(schema, check);
     return check;
-  }
-
-  #engineFor(schema: JsonSchema): AjvInstance {
-    const declared = typeof schema.$schema === "string" ? schema.$schema : "";
-    const options = {
-      strict: false,
-      allErrors: true,
-      // Never register a schema's $id: two tools may reuse one id with different contents.
-      addUsedSchema: false,
-      validateSchema: true,
-    } as const;
-    if (/draft-0[4-7]/.test(declared)) {
-      return this.#draft07 ??= addFormats(new AjvDraft07(options));
-    }
-    return this.#modern ??= addFormats(new Ajv2020(options));
   }
 }
 

@@ -233,6 +233,14 @@ Deno.test("list_changed notifications become events and refresh the tool cache",
   assert.ok(lists >= 2 * Math.ceil(TOOL_NAMES.length / 2), `tools/list sent ${lists} times`);
 });
 
+Deno.test("concurrent first calls on a fresh client list the tools once between them", async () => {
+  await using fx = await connectFake("everything.ts");
+  await Promise.all(Array.from({ length: 5 }, () => fx.client.callTool("echo", { text: "hi" })));
+  const lists = fx.transport.sent.filter((m) => "method" in m && m.method === "tools/list").length;
+  // everything.ts serves two tools a page: one full listing is this many pages.
+  assert.equal(lists, Math.ceil(TOOL_NAMES.length / 2));
+});
+
 Deno.test("capabilities are advertised only for the handlers given", async () => {
   await using bare = await connectFake("everything.ts");
   const none = JSON.parse(textOf(await bare.client.callTool("whoami", {})));

@@ -37,8 +37,10 @@ export async function invokeTool(
   if (context.validateArguments) tools.validateArguments(name, args);
   const params: JsonObject = { name, arguments: args };
   const execution = tools.get(name)?.execution as { taskSupport?: string } | undefined;
-  const augment = context.era === "legacy" && context.hasCapability("tasks.requests.tools.call") &&
-    (execution?.taskSupport === "required" || (task !== undefined && task !== false));
+  // The capability walk last: it splits a path, and almost no call asks for a task.
+  const augment = context.era === "legacy" &&
+    (execution?.taskSupport === "required" || (task !== undefined && task !== false)) &&
+    context.hasCapability("tasks.requests.tools.call");
   if (augment) {
     const ttl = typeof task === "object" ? task.ttlMs : undefined;
     params.task = ttl === undefined ? {} : { ttl };
@@ -63,7 +65,11 @@ async function learnTools(context: CallContext, options: RequestOptions): Promis
     // Same limits as the call itself: a server that never answers tools/list must not hold
     // the call for the default timeout.
     const { onProgress: _onProgress, ...limits } = options;
-    await context.listTools(limits);
+    // Calls under the same limits share one listing (3 000 concurrent first calls sent 3 000
+    // tools/list); a call with a signal lists on its own, so that another's abort is not its.
+    await (limits.signal === undefined
+      ? context.tools.listOnce(JSON.stringify(limits), () => context.listTools(limits))
+      : context.listTools(limits));
   } catch (error) {
     if (options.signal?.aborted) throw error;
     context.tools.giveUp();

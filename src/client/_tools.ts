@@ -8,6 +8,8 @@ import type { CallToolResult, Tool } from "../types.ts";
 export class ToolSchemas {
   readonly #validator = new SchemaValidator();
   readonly #tools = new Map<string, Tool>();
+  /** Listings in flight, by the limits they were started with. */
+  readonly #listings = new Map<string, Promise<unknown>>();
   readonly #diagnose: (diagnostic: Diagnostic) => void;
   #known = false;
 
@@ -32,10 +34,27 @@ export class ToolSchemas {
     for (const tool of tools) this.#tools.set(tool.name, tool);
   }
 
-  /** The list changed: what we knew is stale. */
+  /** The list changed: what we knew is stale, and so is a listing in flight. */
   forget(): void {
     this.#tools.clear();
+    this.#listings.clear();
     this.#known = false;
+  }
+
+  /**
+   * Joins the listing in flight under the same `key`, or starts one with `list`: a burst of calls
+   * on a fresh connection lists the tools once instead of once per call.
+   */
+  listOnce(key: string, list: () => Promise<unknown>): Promise<unknown> {
+    let listing = this.#listings.get(key);
+    if (!listing) {
+      const started: Promise<unknown> = list().finally(() => {
+        if (this.#listings.get(key) === started) this.#listings.delete(key);
+      });
+      this.#listings.set(key, started);
+      listing = started;
+    }
+    return listing;
   }
 
   /** The tool, if known. */

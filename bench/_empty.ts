@@ -1,0 +1,1 @@
+// An empty script: the floor of starting Deno, for bench/cli.ts.
