@@ -4,7 +4,13 @@
 //   deno run -A npm:@modelcontextprotocol/conformance@0.2.0-alpha.12 client \
 //     --command "deno run -A tests/conformance/client.ts" --scenario sse-retry
 
-import { Client, type ClientOptions, StreamableHttpTransport } from "../../mod.ts";
+import {
+  Client,
+  type ClientOptions,
+  Skills,
+  SkillVerificationError,
+  StreamableHttpTransport,
+} from "../../mod.ts";
 import { runAuthScenario } from "./_auth.ts";
 
 type Scenario = (client: Client) => Promise<void>;
@@ -16,7 +22,25 @@ const basic: Scenario = async (client) => {
   if (tool) await client.callTool(tool.name, { a: 2, b: 3 });
 };
 
+/** Lists the skills, then loads the first: the scenario serves a file that fails verification. */
+const loadFirstSkill: Scenario = async (client) => {
+  const skills = new Skills(client);
+  const [entry] = (await skills.list()).skills;
+  if (!entry) throw new Error("The scenario listed no skill");
+  try {
+    await skills.load(entry);
+  } catch (error) {
+    if (!(error instanceof SkillVerificationError)) throw error;
+    console.error(`[skills] refused: ${error.message}`);
+  }
+};
+
 const SCENARIOS: Record<string, { run: Scenario; options?: ClientOptions }> = {
+  // Listing must read no skill file: only a load does.
+  "sep-2640-client-no-prefetch": { run: async (client) => void await new Skills(client).list() },
+  "sep-2640-client-verify-digest": { run: loadFirstSkill },
+  "sep-2640-client-verify-size": { run: loadFirstSkill },
+  "sep-2640-client-verify-frontmatter": { run: loadFirstSkill },
   "initialize": { run: basic },
   "tools_call": { run: basic },
   "tools-call": { run: basic },
