@@ -50,6 +50,8 @@ export interface CliArgs {
   roots: string[];
   call: string[];
   schemaDir: string | undefined;
+  /** --out: where `skills load` writes a verified skill. */
+  outDir: string | undefined;
   config: string | undefined;
   /** The --server name (the command after -- is `server`). */
   serverName: string | undefined;
@@ -76,6 +78,7 @@ const OPTIONS = {
   root: { type: "string", multiple: true },
   call: { type: "string", multiple: true },
   "schema-dir": { type: "string" },
+  out: { type: "string" },
   config: { type: "string", short: "c" },
   server: { type: "string", short: "s" },
   strict: { type: "boolean" },
@@ -176,6 +179,7 @@ export function parseCli(argv: readonly string[]): CliArgs {
     roots: values.root ?? [],
     call: values.call ?? [],
     schemaDir: values["schema-dir"],
+    outDir: values.out,
     config: values.config,
     serverName: values.server,
     strict: values.strict ?? false,

@@ -28,6 +28,11 @@ const LAZY_COMMANDS: Record<string, () => Promise<Command>> = {
   demo: async () => (await import("./demo.ts")).demo,
 };
 
+/** Commands of several words whose module is imported when the first word names them. */
+const LAZY_GROUPS: Record<string, () => Promise<readonly Command[]>> = {
+  skills: async () => (await import("./skills.ts")).SKILLS_COMMANDS,
+};
+
 /** The commands over a config file of many servers, which parse their own options. */
 const MANY_SERVER_COMMANDS: Record<
   string,
@@ -68,6 +73,10 @@ Commands:
   ping                          check that the server answers
   logs                          stream log messages and change notifications until Ctrl-C
   shell                         an interactive session on one connection (history, tab completion)
+  skills list                   the skills the server ships (io.modelcontextprotocol/skills)
+  skills show <name>            a skill's listing: frontmatter and files (reads no file)
+  skills load <name> [--out <dir>]  read and verify every file of a skill (size, SHA-256,
+                                frontmatter); --out writes them under <dir>/<name>/
   check [--call <tool>]...      health and conformance report; exit 1 when a problem is found
                                 (every server message is checked against the official schema
                                 of its revision, shipped with mcp-inspect, so no network is
@@ -188,6 +197,7 @@ async function findCommand(words: readonly string[], out: Output): Promise<Comma
   const named = (c: Command) => c.words.every((w, i) => words[i] === w);
   const first = words[0] ?? "";
   if (Object.hasOwn(LAZY_COMMANDS, first)) return await LAZY_COMMANDS[first]!();
+  if (Object.hasOwn(LAZY_GROUPS, first)) return (await LAZY_GROUPS[first]!()).find(named);
   if (first === "shell") {
     const [{ shellCommand }, check] = await Promise.all([
       import("./shell.ts"),

@@ -1,0 +1,163 @@
+// `mcp-inspect skills list|show|load`: the skills a server ships (the SEP-2640 extension). Listing
+// and showing read no skill file; `load` reads and verifies every file of one skill, and writes
+// them with --out only once all of them passed.
+
+import { dirname, relative, resolve } from "node:path";
+import { type SkillEntry, skillEntryProblems, type SkillFileEntry, Skills } from "../../mod.ts";
+import { closest, UsageError } from "./args.ts";
+import type { Command, Context } from "./commands.ts";
+import { oneLine, table } from "./format.ts";
+
+function skillsOf(context: Context): Skills {
+  const skills = new Skills(context.client);
+  if (!skills.available) {
+    throw new UsageError(
+      'The server does not declare the skills extension ("io.modelcontextprotocol/skills")',
+    );
+  }
+  return skills;
+}
+
+function options(context: Context) {
+  return {
+    signal: context.signal,
+    ...(context.args.timeoutMs !== undefined ? { timeoutMs: context.args.timeoutMs } : {}),
+  };
+}
+
+function nameOf(entry: SkillEntry): string {
+  const name = entry.frontmatter?.name;
+  return typeof name === "string" ? name : String(entry.uri);
+}
+
+/** The entry a command names: by frontmatter name, or by URI (looked up with skills/get). */
+async function find(context: Context, skills: Skills, wanted: string): Promise<SkillEntry> {
+  const { skills: entries } = await skills.list(options(context));
+  const byName = entries.filter((e) => nameOf(e) === wanted || e.uri === wanted);
+  if (byName.length === 1) return byName[0]!;
+  if (byName.length > 1) {
+    throw new UsageError(
+      `Several skills are named "${wanted}": ${byName.map((e) => e.uri).join(", ")}; give a URI`,
+    );
+  }
+  // A listing may be partial: a URI is asked for directly.
+  if (wanted.includes("://")) return await skills.get(wanted, options(context));
+  const suggestion = await closest(wanted, entries.map(nameOf));
+  throw new UsageError(
+    `Unknown skill "${wanted}"${suggestion ? `; did you mean "${suggestion}"?` : ""}`,
+  );
+}
+
+const skillsList: Command = {
+  words: ["skills", "list"],
+  async run(context) {
+    const listing = await skillsOf(context).list(options(context));
+    if (context.args.json) {
+      context.out.stdout(JSON.stringify(listing, null, 2));
+      return 0;
+    }
+    const { skills } = listing;
+    context.out.stdout(
+      skills.length === 0 ? "No skills." : table(
+        skills.map((e) => [
+          nameOf(e),
+          Array.isArray(e.resources) ? String(e.resources.length) : String(e.resources ?? "?"),
+          oneLine(String(e.frontmatter?.description ?? ""), 60),
+          skillEntryProblems(e).length > 0 ? "invalid entry" : "",
+        ]),
+        ["NAME", "FILES", "DESCRIPTION", ""].map(context.out.style.bold),
+      ),
+    );
+    return 0;
+  },
+};
+
+const skillsShow: Command = {
+  words: ["skills", "show"],
+  async run(context) {
+    const [wanted] = context.positionals;
+    if (wanted === undefined) throw new UsageError("Usage: skills show <name|uri>");
+    const entry = await find(context, skillsOf(context), wanted);
+    if (context.args.json) {
+      context.out.stdout(JSON.stringify(entry, null, 2));
+      return 0;
+    }
+    const { bold } = context.out.style;
+    const lines = [`${bold("uri:")} ${entry.uri}`];
+    for (const [key, value] of Object.entries(entry.frontmatter ?? {})) {
+      lines.push(`${bold(`${key}:`)} ${typeof value === "string" ? value : JSON.stringify(value)}`);
+    }
+    if (Array.isArray(entry.resources)) {
+      lines.push(bold("files:"));
+      for (const file of entry.resources) {
+        lines.push(`  ${file.uri}  ${file.size} bytes  ${file.digest}`);
+      }
+    } else lines.push(`${bold("files:")} ${String(entry.resources)}`);
+    for (const problem of skillEntryProblems(entry)) lines.push(`invalid entry: ${problem}`);
+    context.out.stdout(lines.join("\n"));
+    return 0;
+  },
+};
+
+/** `<dir>/<name>/<path>` for each file, refusing any that would land outside `<dir>/<name>`. */
+function targets(dir: string, name: string, paths: readonly string[]): string[] {
+  const root = resolve(dir, name);
+  if (relative(resolve(dir), root).startsWith("..") || name.includes("/") || name === "..") {
+    throw new UsageError(`The skill's name "${name}" is not a folder name`);
+  }
+  return paths.map((path) => {
+    const target = resolve(root, path);
+    const inside = relative(root, target);
+    if (inside.startsWith("..") || resolve(root, inside) !== target) {
+      throw new UsageError(`The skill file "${path}" would be written outside ${root}`);
+    }
+    return target;
+  });
+}
+
+const skillsLoad: Command = {
+  words: ["skills", "load"],
+  async run(context) {
+    const [wanted] = context.positionals;
+    if (wanted === undefined) throw new UsageError("Usage: skills load <name|uri> [--out <dir>]");
+    const skills = skillsOf(context);
+    const entry = await find(context, skills, wanted);
+    // Every file is read and verified before anything is written: a failure writes nothing.
+    const skill = await skills.load(entry, options(context));
+    // A loaded skill had a file list: a dynamic one is refused by load().
+    const digests = new Map(
+      (skill.entry.resources as SkillFileEntry[]).map((r) => [r.uri, r.digest]),
+    );
+    const files = skill.files.map((f) => ({
+      path: f.path,
+      uri: f.uri,
+      size: f.bytes.byteLength,
+      digest: digests.get(f.uri)!,
+    }));
+    const dir = context.args.outDir;
+    const written = dir === undefined ? [] : targets(dir, skill.name, files.map((f) => f.path));
+    for (const [i, target] of written.entries()) {
+      await Deno.mkdir(dirname(target), { recursive: true });
+      await Deno.writeFile(target, skill.files[i]!.bytes);
+    }
+    if (context.args.json) {
+      const out = dir === undefined ? {} : { written: written };
+      context.out.stdout(
+        JSON.stringify({ name: skill.name, uri: entry.uri, files, ...out }, null, 2),
+      );
+      return 0;
+    }
+    for (const file of files) context.out.stderr(`verified ${file.path} (${file.size} bytes)`);
+    if (dir === undefined) {
+      context.out.stdout(new TextDecoder().decode(skill.files[0]!.bytes));
+    } else {
+      context.out.stdout(
+        `${skill.name}: ${files.length} file(s) written to ${resolve(dir, skill.name)}`,
+      );
+    }
+    return 0;
+  },
+};
+
+/** The `skills` commands. */
+export const SKILLS_COMMANDS: readonly Command[] = [skillsList, skillsShow, skillsLoad];
