@@ -2,7 +2,13 @@
 // calls only what --call names, validates every message the server sent against the official
 // schema of the negotiated revision, and exits 1 when it finds a problem.
 
-import { type JsonRpcMessage, SchemaValidator, SPEC_REVISIONS, SpecValidator } from "../../mod.ts";
+import {
+  type JsonRpcMessage,
+  SchemaValidator,
+  Skills,
+  SPEC_REVISIONS,
+  SpecValidator,
+} from "../../mod.ts";
 import type { Command, Context } from "./commands.ts";
 
 interface Finding {
@@ -112,6 +118,9 @@ export const check: Command = {
     if (caps.prompts) {
       const prompts = await timed("prompts/list", () => client.listPrompts(options));
       if (prompts) add("ok", "prompts/list", `${prompts.length} prompt(s)`);
+    }
+    if (new Skills(client).available) {
+      await (await import("./skills.ts")).checkSkills(context, add);
     }
     await timed("ping", () => client.ping(options));
     await validateWire(context, findings);

@@ -161,3 +161,45 @@ const skillsLoad: Command = {
 
 /** The `skills` commands. */
 export const SKILLS_COMMANDS: readonly Command[] = [skillsList, skillsShow, skillsLoad];
+
+/** What `check` records: a level, the check's name and a detail. */
+type Add = (level: "ok" | "warning" | "problem", check: string, detail: string) => void;
+
+/**
+ * The skills part of `check`: every listed entry is validated, and every skill with a file list
+ * is loaded to verify its files' sizes, digests and frontmatter.
+ */
+export async function checkSkills(context: Context, add: Add): Promise<void> {
+  const skills = new Skills(context.client);
+  let entries: SkillEntry[];
+  try {
+    entries = (await skills.list(options(context))).skills;
+  } catch (error) {
+    add("problem", "skills/list", (error as Error).message);
+    return;
+  }
+  add("ok", "skills/list", `${entries.length} skill(s)`);
+  const names = new Map<string, number>();
+  for (const entry of entries) names.set(nameOf(entry), (names.get(nameOf(entry)) ?? 0) + 1);
+  for (const [name, count] of names) {
+    if (count > 1) add("warning", "skills", `"${name}" is listed ${count} times`);
+  }
+  for (const entry of entries) {
+    const label = `skill ${nameOf(entry)}`;
+    const problems = skillEntryProblems(entry);
+    if (problems.length > 0) {
+      add("problem", label, `invalid entry: ${problems.join("; ")}`);
+      continue;
+    }
+    if (entry.resources === "dynamic") {
+      add("warning", label, "dynamic: its files cannot be verified");
+      continue;
+    }
+    try {
+      const loaded = await skills.load(entry, options(context));
+      add("ok", label, `${loaded.files.length} file(s) verified`);
+    } catch (error) {
+      add("problem", label, (error as Error).message);
+    }
+  }
+}

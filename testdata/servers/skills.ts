@@ -2,8 +2,9 @@
 // verification: a tampered file (same size, other bytes), a file of another size than listed,
 // and a SKILL.md whose frontmatter says something other than the listing. It logs
 // `read <uri>` on stderr for every resources/read, so tests can see what was read and when.
-// Usage: deno run --allow-all testdata/servers/skills.ts [--modern] [--page-size N]
-//   --modern answers server/discover (revision 2026-07-28) as well as initialize.
+// Usage: deno run --allow-all testdata/servers/skills.ts [--modern] [--honest] [--page-size N]
+//   --modern answers server/discover (revision 2026-07-28) as well as initialize;
+//   --honest lists the honest skill only.
 
 import { exit, log, negotiate, type Params, RpcError, serve } from "./_wire.ts";
 
@@ -44,7 +45,7 @@ function skill(name: string, served: Record<string, string> = {}, listedMd?: str
   };
 }
 
-const SKILLS: FakeSkill[] = [
+const ALL_SKILLS: FakeSkill[] = [
   skill("pdf-processing"),
   // Same length, other bytes.
   skill("tampered", { "references/FORMS.md": FORMS.replace("flatten", "shatter") }),
@@ -56,6 +57,8 @@ const SKILLS: FakeSkill[] = [
     return entry;
   })(),
 ];
+
+const SKILLS = Deno.args.includes("--honest") ? ALL_SKILLS.slice(0, 1) : ALL_SKILLS;
 
 const uriOf = (skillName: string, path: string) => `skill://${skillName}/${path}`;
 
@@ -113,6 +116,8 @@ await serve({
       }
       case "resources/list":
         return cacheable({ resources: [] });
+      case "resources/templates/list":
+        return cacheable({ resourceTemplates: [] });
       case "resources/read": {
         const uri = String(params?.uri ?? "");
         log(`read ${uri}`);

@@ -79,3 +79,15 @@ Deno.test("skills against a server without the extension is a clear usage error"
   assert.equal(run.code, 2);
   assert.match(run.stderr, /does not declare the skills extension/);
 });
+
+Deno.test("check loads every skill: an honest server passes, each tampered skill is a problem", async () => {
+  const honest = await cli("check", ...SKILLS, "--honest");
+  assert.equal(honest.code, 0, honest.stdout + honest.stderr);
+  assert.match(honest.stdout, /✓ skill pdf-processing: 2 file\(s\) verified/);
+  const all = await cli("check", ...SKILLS);
+  assert.equal(all.code, 1, all.stdout + all.stderr);
+  assert.match(all.stdout, /✗ skill tampered: .*its digest is/);
+  assert.match(all.stdout, /✗ skill wrong-size: .*its size is/);
+  assert.match(all.stdout, /✗ skill lying-frontmatter: .*frontmatter differs/);
+  assert.match(all.stdout, /3 problem\(s\)/);
+});
