@@ -25,11 +25,15 @@ import { applyServers } from "./manager/_diff.ts";
 import { type ServerSettings, settingsOf } from "./manager/_settings.ts";
 import { followConfig } from "./manager/_watch.ts";
 import { statusOf } from "./manager/_status.ts";
+import { listSkills, loadSkill } from "./manager/_skills.ts";
+import type { LoadedSkill } from "./skills/skills.ts";
 import type {
   ConfigWatcher,
   ManagedPrompt,
   ManagedResource,
   ManagedResourceTemplate,
+  ManagedSkill,
+  ManagedSkillListing,
   ManagedTool,
   ManagerCallOptions,
   ManagerEvents,
@@ -245,6 +249,36 @@ export class ServerManager implements AsyncDisposable {
     options: ManagerCallOptions = {},
   ): Promise<GetPromptResult> {
     return await this.#calls.getPrompt(qualifiedName, args, options);
+  }
+
+  /**
+   * The skills (SEP-2640) of every enabled server that declares the extension, named like tools
+   * and filtered by each server's allow and deny lists. Reads no skill file.
+   *
+   * @example
+   * ```ts ignore
+   * const { skills } = await manager.listSkills();
+   * console.log(skills.map((s) => s.qualifiedName)); // ["mcp__docs__pdf-processing"]
+   * ```
+   */
+  async listSkills(options: ManagerCallOptions = {}): Promise<ManagedSkillListing> {
+    return await listSkills(this.#servers.values(), options);
+  }
+
+  /**
+   * Reads and verifies every file of a skill, by qualified name or as listed, from its server.
+   *
+   * @example
+   * ```ts ignore
+   * const skill = await manager.loadSkill("mcp__docs__pdf-processing");
+   * console.log(skill.files.map((f) => f.path));
+   * ```
+   */
+  async loadSkill(
+    skill: ManagedSkill | string,
+    options: ManagerCallOptions = {},
+  ): Promise<LoadedSkill> {
+    return await loadSkill(this.#servers, skill, options);
   }
 
   /** Reads a resource from the server that offers it. */

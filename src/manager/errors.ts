@@ -72,7 +72,10 @@ export class UnknownToolError extends Error {
    * const error = new UnknownToolError("mcp__a__b", "prompt");
    * ```
    */
-  constructor(qualifiedName: string, kind: "tool" | "prompt" | "resource" = "tool") {
+  constructor(
+    qualifiedName: string,
+    kind: "tool" | "prompt" | "resource" | "skill" = "tool",
+  ) {
     super(`Unknown ${kind} "${qualifiedName}": no configured server offers it`);
     this.name = "UnknownToolError";
     this.qualifiedName = qualifiedName;

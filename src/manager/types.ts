@@ -17,6 +17,7 @@ import type { Diagnostic } from "../errors.ts";
 import type { JsonObject } from "../jsonrpc.ts";
 import type { RequestOptions } from "../session.ts";
 import type { StatsOptions } from "../stats.ts";
+import type { SkillEntry } from "../skills/skills.ts";
 import type { Transport } from "../transport/transport.ts";
 import type {
   Implementation,
@@ -319,4 +320,40 @@ export interface ConfigWatcher extends AsyncDisposable {
 export interface WatchOptions extends LoadConfigOptions {
   /** Quiet time after the last change before the file is read again (200 ms). */
   debounceMs?: number;
+}
+
+/**
+ * A skill of a managed server, under a qualified name like a tool's.
+ *
+ * @example
+ * ```ts ignore
+ * const { skills } = await manager.listSkills();
+ * for (const skill of skills) console.log(skill.qualifiedName, skill.entry.uri);
+ * ```
+ */
+export interface ManagedSkill {
+  /** The server's name. */
+  server: string;
+  /** `mcp__<server>__<skill name>`. */
+  qualifiedName: string;
+  /** The skill's name: its listed frontmatter `name`. */
+  name: string;
+  /** The entry as the server listed it. */
+  entry: SkillEntry;
+}
+
+/**
+ * The skills of every server that declares the extension, and the servers whose listing failed.
+ *
+ * @example
+ * ```ts ignore
+ * const { skills, errors } = await manager.listSkills();
+ * for (const [server, error] of Object.entries(errors)) console.error(server, error.message);
+ * ```
+ */
+export interface ManagedSkillListing {
+  /** Every allowed skill, by server name then in server order. */
+  skills: ManagedSkill[];
+  /** Why a server's listing failed, by server name. */
+  errors: Record<string, Error>;
 }

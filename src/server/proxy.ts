@@ -26,6 +26,8 @@ import type {
 import { VERSION } from "../version.ts";
 import { trackCall } from "./_calls.ts";
 import { InputRounds } from "./_rounds.ts";
+import { skillHandlers } from "./_skills.ts";
+import { SKILLS_EXTENSION } from "../skills/skills.ts";
 import type { ServerRequestRelay } from "./relay.ts";
 import { McpServer, type ServerRequestContext, type ServerRequestHandler } from "./server.ts";
 
@@ -232,6 +234,7 @@ export function createProxyServer(
       prompts: { listChanged: true },
       completions: {},
       logging: {},
+      extensions: { [SKILLS_EXTENSION]: {} },
     }
     : { tools: { listChanged: true }, logging: {} };
   const server = new McpServer({
@@ -281,13 +284,18 @@ function managerHandlers(
   manager: ServerManager,
   relayed: Relayed,
 ): Record<string, ServerRequestHandler> {
+  const skills = skillHandlers(manager);
   return {
     "resources/list": () => ({ resources: manager.allResources().map((r) => r.resource) }),
     "resources/templates/list": () => ({
       resourceTemplates: manager.allResourceTemplates().map((t) => t.template),
     }),
-    "resources/read": (params, context) => {
+    ...skills.handlers,
+    "resources/read": async (params, context) => {
       const uri = String(params.uri ?? "");
+      // A skill file is read from the server whose skill lists it, and only then.
+      const skillFile = await skills.read(uri, { signal: context.signal });
+      if (skillFile) return skillFile;
       const owner = () =>
         manager.allResources().find((entry) => entry.resource.uri === uri)?.server;
       return relayed(owner, params, context, async (options) => ({
