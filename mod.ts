@@ -44,6 +44,7 @@ export * from "./src/config.ts";
 export * from "./src/config/locations.ts";
 export * from "./src/redact.ts";
 export * from "./src/skills/skills.ts";
+export * from "./src/surface/surface.ts";
 export * from "./src/manager.ts";
 export * from "./src/server/server.ts";
 export * from "./src/server/stdio.ts";

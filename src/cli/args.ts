@@ -52,6 +52,8 @@ export interface CliArgs {
   schemaDir: string | undefined;
   /** --out: where `skills load` writes a verified skill. */
   outDir: string | undefined;
+  /** --fail-on: which differences make `diff` exit 1 (`any`, the default, or `breaking`). */
+  failOn: string | undefined;
   config: string | undefined;
   /** The --server name (the command after -- is `server`). */
   serverName: string | undefined;
@@ -79,6 +81,7 @@ const OPTIONS = {
   call: { type: "string", multiple: true },
   "schema-dir": { type: "string" },
   out: { type: "string" },
+  "fail-on": { type: "string" },
   config: { type: "string", short: "c" },
   server: { type: "string", short: "s" },
   strict: { type: "boolean" },
@@ -180,6 +183,7 @@ export function parseCli(argv: readonly string[]): CliArgs {
     call: values.call ?? [],
     schemaDir: values["schema-dir"],
     outDir: values.out,
+    failOn: values["fail-on"],
     config: values.config,
     serverName: values.server,
     strict: values.strict ?? false,

@@ -36,6 +36,11 @@ export interface Command {
   run(context: Context): Promise<number>;
   /** For `demo`: the server to start instead of the one after `--`. */
   demoServer?: () => string[];
+  /**
+   * Runs before any connection; a number is the exit code and no server is started (`diff` of
+   * two snapshot files), `undefined` goes on to connect and {@link run}.
+   */
+  withoutServer?: (args: CliArgs, out: Output) => Promise<number | undefined>;
   /** Record every message of the connection in `context.wire`. */
   recordWire?: boolean;
 }

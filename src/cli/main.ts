@@ -26,6 +26,8 @@ import { style } from "./format.ts";
 const LAZY_COMMANDS: Record<string, () => Promise<Command>> = {
   check: async () => (await import("./check.ts")).check,
   demo: async () => (await import("./demo.ts")).demo,
+  snapshot: async () => (await import("./surface.ts")).snapshot,
+  diff: async () => (await import("./surface.ts")).diff,
 };
 
 /** Commands of several words whose module is imported when the first word names them. */
@@ -77,6 +79,11 @@ Commands:
   skills show <name>            a skill's listing: frontmatter and files (reads no file)
   skills load <name> [--out <dir>]  read and verify every file of a skill (size, SHA-256,
                                 frontmatter); --out writes them under <dir>/<name>/
+  snapshot [--out <file>]       the server's surface (tools with schemas, resources, templates,
+                                prompts) as stable, sorted JSON to keep in a repository
+  diff <old> [<new>]            compare two surfaces (snapshot files, or <old> with the server
+                                given by -- or --url); breaking changes are marked; exit 1 when
+                                they differ (--fail-on breaking: only when one breaks)
   check [--call <tool>]...      health and conformance report; exit 1 when a problem is found
                                 (every server message is checked against the official schema
                                 of its revision, shipped with mcp-inspect, so no network is
@@ -148,6 +155,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     const command = await findCommand(args.words, out);
     if (!command) throw new UsageError(`Unknown command "${args.words.join(" ")}"`);
+    const offline = await command.withoutServer?.(args, out);
+    if (offline !== undefined) return offline;
     let server = args.server;
     if (command.demoServer) server = command.demoServer();
     if (args.config !== undefined || args.serverName !== undefined) {

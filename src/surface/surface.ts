@@ -1,0 +1,308 @@
+/**
+ * A server's surface: what it offers, normalised and sorted so that two snapshots of the same
+ * server are byte for byte equal, and a diff between two surfaces that says what changed and
+ * whether the change breaks callers.
+ *
+ * @module
+ */
+
+import canonicalize from "canonicalize";
+import type { Client } from "../client.ts";
+import type { RequestOptions } from "../session.ts";
+import type { Implementation, ServerCapabilities } from "../types.ts";
+import type { Prompt, Resource, ResourceTemplate, Tool } from "../feature_types.ts";
+import { schemaChanges } from "./_schema_diff.ts";
+
+/**
+ * The version of the snapshot format, written in every snapshot.
+ *
+ * @example
+ * ```ts
+ * import { SURFACE_FORMAT } from "@mcp-inspect/client";
+ * console.log(SURFACE_FORMAT); // 1
+ * ```
+ */
+export const SURFACE_FORMAT = 1 as const;
+
+/**
+ * Everything a server offers, as {@link snapshotSurface} records it.
+ *
+ * @example
+ * ```ts ignore
+ * const surface: Surface = JSON.parse(await Deno.readTextFile("mcp-surface.json"));
+ * console.log(surface.tools.map((t) => t.name));
+ * ```
+ */
+export interface Surface {
+  /** {@link SURFACE_FORMAT}. */
+  format: typeof SURFACE_FORMAT;
+  /** The server's name and version. */
+  serverInfo: Implementation;
+  /** The negotiated revision. */
+  protocolVersion: string;
+  /** What it advertises. */
+  capabilities: ServerCapabilities;
+  /** Its guidance for the model, if any. */
+  instructions?: string | undefined;
+  /** Its tools, by name. */
+  tools: Tool[];
+  /** Its resources, by URI. */
+  resources: Resource[];
+  /** Its resource templates, by URI template. */
+  resourceTemplates: ResourceTemplate[];
+  /** Its prompts, by name. */
+  prompts: Prompt[];
+}
+
+/** Without `_meta` anywhere: it carries request-specific, volatile data. */
+function stable<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(stable) as T;
+  if (typeof value !== "object" || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) {
+    if (key === "_meta") continue;
+    out[key] = stable((value as Record<string, unknown>)[key]);
+  }
+  return out as T;
+}
+
+function byKey<T>(items: readonly T[], key: (item: T) => string): T[] {
+  return [...items].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+/**
+ * Records a connected server's surface: identity, revision, capabilities, instructions, and every
+ * tool (with schemas and annotations), resource, resource template and prompt, each list sorted
+ * and `_meta` left out, so that the JSON of two snapshots of an unchanged server is identical.
+ *
+ * @example Writing a snapshot to keep in a repository
+ * ```ts ignore
+ * const surface = await snapshotSurface(client);
+ * await Deno.writeTextFile("mcp-surface.json", surfaceJson(surface));
+ * ```
+ */
+export async function snapshotSurface(
+  client: Client,
+  options: RequestOptions = {},
+): Promise<Surface> {
+  const caps = client.serverCapabilities;
+  const [tools, resources, resourceTemplates, prompts] = await Promise.all([
+    caps.tools ? client.listTools(options) : [],
+    caps.resources ? client.listResources(options) : [],
+    caps.resources ? client.listResourceTemplates(options) : [],
+    caps.prompts ? client.listPrompts(options) : [],
+  ]);
+  return stable({
+    format: SURFACE_FORMAT,
+    serverInfo: client.serverInfo,
+    protocolVersion: client.protocolVersion,
+    capabilities: caps,
+    ...(client.instructions === undefined ? {} : { instructions: client.instructions }),
+    tools: byKey(tools, (t) => t.name),
+    resources: byKey(resources, (r) => r.uri),
+    resourceTemplates: byKey(resourceTemplates, (t) => t.uriTemplate),
+    prompts: byKey(prompts, (p) => p.name),
+  });
+}
+
+/**
+ * A surface as stable JSON: keys sorted, two-space indented, a final newline.
+ *
+ * @example
+ * ```ts ignore
+ * await Deno.writeTextFile("mcp-surface.json", surfaceJson(await snapshotSurface(client)));
+ * ```
+ */
+export function surfaceJson(surface: Surface): string {
+  return `${JSON.stringify(stable(surface), null, 2)}\n`;
+}
+
+/**
+ * Reads a surface from parsed JSON, checking its shape.
+ *
+ * @example
+ * ```ts ignore
+ * const surface = parseSurface(JSON.parse(await Deno.readTextFile("mcp-surface.json")));
+ * ```
+ */
+export function parseSurface(value: unknown, source = "the snapshot"): Surface {
+  const s = value as Partial<Surface> | null;
+  if (typeof s !== "object" || s === null || s.format !== SURFACE_FORMAT) {
+    throw new TypeError(
+      `${source} is not an mcp-inspect surface snapshot (format ${SURFACE_FORMAT})`,
+    );
+  }
+  for (const key of ["tools", "resources", "resourceTemplates", "prompts"] as const) {
+    if (!Array.isArray(s[key])) throw new TypeError(`${source}: "${key}" is not a list`);
+  }
+  return s as Surface;
+}
+
+/**
+ * One difference between two surfaces.
+ *
+ * @example
+ * ```ts ignore
+ * for (const c of diffSurfaces(old, now)) console.log(c.severity, c.kind, c.name, c.detail);
+ * ```
+ */
+export interface SurfaceChange {
+  /** What changed. */
+  kind: "server" | "tool" | "resource" | "resourceTemplate" | "prompt";
+  /** Its name, URI or URI template. */
+  name: string;
+  /** Added, removed or changed. */
+  change: "added" | "removed" | "changed";
+  /** Whether a caller written against the old surface can break. */
+  severity: "breaking" | "compatible";
+  /** What differs, in a sentence. */
+  detail: string;
+}
+
+type Keyed = { [key: string]: unknown };
+
+/** Changes of one list of items, by key, with `compare` for items present in both. */
+function listChanges<T extends Keyed>(
+  kind: SurfaceChange["kind"],
+  before: readonly T[],
+  after: readonly T[],
+  key: (item: T) => string,
+  compare: (a: T, b: T) => Omit<SurfaceChange, "kind" | "name" | "change">[],
+): SurfaceChange[] {
+  const old = new Map(before.map((item) => [key(item), item]));
+  const now = new Map(after.map((item) => [key(item), item]));
+  const changes: SurfaceChange[] = [];
+  for (const [name, item] of old) {
+    const next = now.get(name);
+    if (!next) {
+      changes.push({
+        kind,
+        name,
+        change: "removed",
+        severity: "breaking",
+        detail: `${kind} removed`,
+      });
+      continue;
+    }
+    if (canonicalize(item) === canonicalize(next)) continue;
+    for (const c of compare(item, next)) changes.push({ kind, name, change: "changed", ...c });
+  }
+  for (const name of now.keys()) {
+    if (!old.has(name)) {
+      changes.push({
+        kind,
+        name,
+        change: "added",
+        severity: "compatible",
+        detail: `${kind} added`,
+      });
+    }
+  }
+  return changes;
+}
+
+/** Fields compared as plain values; a change of any is compatible. */
+function fieldChanges(a: Keyed, b: Keyed, skip: readonly string[]) {
+  const changes: Omit<SurfaceChange, "kind" | "name" | "change">[] = [];
+  for (const field of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    if (skip.includes(field) || canonicalize(a[field]) === canonicalize(b[field])) continue;
+    changes.push({ severity: "compatible", detail: `${field} changed` });
+  }
+  return changes;
+}
+
+function toolChanges(a: Tool, b: Tool) {
+  return [
+    ...schemaChanges("input", a.inputSchema, b.inputSchema),
+    ...schemaChanges("output", a.outputSchema, b.outputSchema),
+    ...fieldChanges(a, b, ["name", "inputSchema", "outputSchema"]),
+  ];
+}
+
+function promptChanges(a: Prompt, b: Prompt) {
+  const changes: Omit<SurfaceChange, "kind" | "name" | "change">[] = [];
+  const before = new Map((a.arguments ?? []).map((arg) => [arg.name, arg]));
+  const after = new Map((b.arguments ?? []).map((arg) => [arg.name, arg]));
+  for (const [name, arg] of before) {
+    const next = after.get(name);
+    if (!next) changes.push({ severity: "breaking", detail: `argument "${name}" removed` });
+    else if (!arg.required && next.required) {
+      changes.push({ severity: "breaking", detail: `argument "${name}" became required` });
+    } else if (canonicalize(arg) !== canonicalize(next)) {
+      changes.push({ severity: "compatible", detail: `argument "${name}" changed` });
+    }
+  }
+  for (const [name, arg] of after) {
+    if (before.has(name)) continue;
+    changes.push(
+      arg.required
+        ? { severity: "breaking", detail: `required argument "${name}" added` }
+        : { severity: "compatible", detail: `optional argument "${name}" added` },
+    );
+  }
+  return [...changes, ...fieldChanges(a, b, ["name", "arguments"])];
+}
+
+/**
+ * What changed from `before` to `after`: tools, resources, templates and prompts added, removed
+ * or changed, each classified. Breaking: a removed tool, resource, template, prompt or property,
+ * a new required property or argument, a narrowed type or enum. Compatible: anything added that
+ * callers need not send, a changed description or annotation. Equal surfaces give `[]`.
+ *
+ * @example Failing CI on breaking changes only
+ * ```ts ignore
+ * const changes = diffSurfaces(parseSurface(JSON.parse(saved)), await snapshotSurface(client));
+ * if (changes.some((c) => c.severity === "breaking")) Deno.exit(1);
+ * ```
+ */
+export function diffSurfaces(before: Surface, after: Surface): SurfaceChange[] {
+  const server: SurfaceChange[] = [];
+  if (before.protocolVersion !== after.protocolVersion) {
+    server.push({
+      kind: "server",
+      name: "protocolVersion",
+      change: "changed",
+      severity: "compatible",
+      detail: `revision ${before.protocolVersion} → ${after.protocolVersion}`,
+    });
+  }
+  for (const cap of Object.keys(before.capabilities ?? {})) {
+    if (!(cap in (after.capabilities ?? {}))) {
+      server.push({
+        kind: "server",
+        name: `capabilities.${cap}`,
+        change: "removed",
+        severity: "breaking",
+        detail: `capability ${cap} no longer advertised`,
+      });
+    }
+  }
+  if ((before.instructions ?? "") !== (after.instructions ?? "")) {
+    server.push({
+      kind: "server",
+      name: "instructions",
+      change: "changed",
+      severity: "compatible",
+      detail: "instructions changed",
+    });
+  }
+  return [
+    ...server,
+    ...listChanges("tool", before.tools, after.tools, (t) => t.name, toolChanges),
+    ...listChanges(
+      "resource",
+      before.resources as Keyed[],
+      after.resources as Keyed[],
+      (r) => String(r.uri),
+      (a, b) => fieldChanges(a, b, ["uri"]),
+    ),
+    ...listChanges(
+      "resourceTemplate",
+      before.resourceTemplates as Keyed[],
+      after.resourceTemplates as Keyed[],
+      (t) => String(t.uriTemplate),
+      (a, b) => fieldChanges(a, b, ["uriTemplate"]),
+    ),
+    ...listChanges("prompt", before.prompts, after.prompts, (p) => p.name, promptChanges),
+  ];
+}
