@@ -54,6 +54,10 @@ export interface CliArgs {
   outDir: string | undefined;
   /** --fail-on: which differences make `diff` exit 1 (`any`, the default, or `breaking`). */
   failOn: string | undefined;
+  /** --record: append every message both ways to this JSON Lines file. */
+  record: string | undefined;
+  /** --ignore: JSON pointers `verify` does not compare. */
+  ignore: string[];
   config: string | undefined;
   /** The --server name (the command after -- is `server`). */
   serverName: string | undefined;
@@ -82,6 +86,8 @@ const OPTIONS = {
   "schema-dir": { type: "string" },
   out: { type: "string" },
   "fail-on": { type: "string" },
+  record: { type: "string" },
+  ignore: { type: "string", multiple: true },
   config: { type: "string", short: "c" },
   server: { type: "string", short: "s" },
   strict: { type: "boolean" },
@@ -184,6 +190,8 @@ export function parseCli(argv: readonly string[]): CliArgs {
     schemaDir: values["schema-dir"],
     outDir: values.out,
     failOn: values["fail-on"],
+    record: values.record,
+    ignore: values.ignore ?? [],
     config: values.config,
     serverName: values.server,
     strict: values.strict ?? false,

@@ -28,6 +28,7 @@ const LAZY_COMMANDS: Record<string, () => Promise<Command>> = {
   demo: async () => (await import("./demo.ts")).demo,
   snapshot: async () => (await import("./surface.ts")).snapshot,
   diff: async () => (await import("./surface.ts")).diff,
+  verify: async () => (await import("./record.ts")).verify,
 };
 
 /** Commands of several words whose module is imported when the first word names them. */
@@ -43,6 +44,7 @@ const MANY_SERVER_COMMANDS: Record<
   proxy: async () => (await import("./proxy.ts")).proxyCommand,
   servers: async () => (await import("./servers.ts")).serversCommand,
   auth: async () => (await import("./auth.ts")).authCommand,
+  replay: async () => (await import("./record.ts")).replayCommand,
 };
 
 /** Exit codes, as documented in --help and the README. */
@@ -84,6 +86,10 @@ Commands:
   diff <old> [<new>]            compare two surfaces (snapshot files, or <old> with the server
                                 given by -- or --url); breaking changes are marked; exit 1 when
                                 they differ (--fail-on breaking: only when one breaks)
+  verify <recording>            re-send a recording's requests (see --record) and report every
+                                answer that differs (ids, _meta, timestamps and --ignore
+                                <json-pointer> aside); exit 1 on a difference
+  replay <recording>            serve a recording as an MCP server on stdio (replay --help)
   check [--call <tool>]...      health and conformance report; exit 1 when a problem is found
                                 (every server message is checked against the official schema
                                 of its revision, shipped with mcp-inspect, so no network is
@@ -115,6 +121,7 @@ Options:
                      does not declare the roots capability)
   --elicit <policy>  answer elicitation with accept-defaults or decline (default: ask on a TTY)
   --sampling-reply <text>  answer sampling requests with this text (default: decline)
+  --record <file>    append every message both ways to <file> as JSON Lines (secrets redacted)
   -v, --verbose      show the JSON-RPC wire traffic, server stderr and diagnostics (secrets redacted)
   -h, --help         this help;  -V, --version  the version
 
@@ -176,10 +183,15 @@ export async function main(argv: readonly string[]): Promise<number> {
       import("../client.ts"),
       import("./connect.ts"),
     ]);
-    const transport = await buildTransport(args, server, out, wire);
+    let transport = await buildTransport(args, server, out, wire);
+    await using recorder = args.record === undefined
+      ? undefined
+      : await (await import("./record.ts")).openRecorder(args, server);
+    if (recorder) transport = recorder.wrap(transport);
     const clientOptions = buildClientOptions(args, out, interrupt.signal);
     const started = performance.now();
     await using client = await Client.connect(transport, clientOptions);
+    recorder?.ready(client);
     const context: Context = {
       client,
       args,

@@ -7,6 +7,7 @@ import {
   snapshotSurface,
   type Surface,
   type SurfaceChange,
+  surfaceFromRecording,
   surfaceJson,
 } from "../../mod.ts";
 import { type CliArgs, UsageError } from "./args.ts";
@@ -19,6 +20,15 @@ async function readSurface(file: string): Promise<Surface> {
     text = await Deno.readTextFile(file);
   } catch (error) {
     throw new UsageError(`Cannot read "${file}": ${(error as Error).message}`);
+  }
+  // A recording (JSON Lines under its header) shows a surface too.
+  if (text.trimStart().startsWith('{"format":"mcp-inspect-recording"')) {
+    const { readRecording } = await import("./record.ts");
+    try {
+      return surfaceFromRecording(await readRecording(file));
+    } catch (error) {
+      throw new UsageError(`"${file}": ${(error as Error).message}`);
+    }
   }
   let value: unknown;
   try {

@@ -12,6 +12,8 @@ import type { RequestOptions } from "../session.ts";
 import type { Implementation, ServerCapabilities } from "../types.ts";
 import type { Prompt, Resource, ResourceTemplate, Tool } from "../feature_types.ts";
 import { schemaChanges } from "./_schema_diff.ts";
+import { isRequest, type RequestId } from "../jsonrpc.ts";
+import type { Recording } from "../record/record.ts";
 
 /**
  * The version of the snapshot format, written in every snapshot.
@@ -305,4 +307,57 @@ export function diffSurfaces(before: Surface, after: Surface): SurfaceChange[] {
     ),
     ...listChanges("prompt", before.prompts, after.prompts, (p) => p.name, promptChanges),
   ];
+}
+
+/**
+ * The surface a recording shows: the handshake's server info, capabilities and instructions, and
+ * every tool, resource, template and prompt its list answers carried (every page it recorded).
+ *
+ * @example Diffing a recording against a live server
+ * ```ts ignore
+ * const before = surfaceFromRecording(parseRecording(await Deno.readTextFile("session.jsonl")));
+ * const changes = diffSurfaces(before, await snapshotSurface(client));
+ * ```
+ */
+export function surfaceFromRecording(recording: Recording): Surface {
+  const methods = new Map<RequestId, string>();
+  const results: { method: string; result: Record<string, unknown> }[] = [];
+  for (const { dir, msg } of recording.messages) {
+    if (dir === "send" && isRequest(msg)) methods.set(msg.id, msg.method);
+    const id = (msg as { id?: RequestId }).id;
+    if (dir === "recv" && "result" in msg && id !== undefined && methods.has(id)) {
+      results.push({ method: methods.get(id)!, result: msg.result as Record<string, unknown> });
+    }
+  }
+  const handshake = results.find((r) => r.method === "initialize" || r.method === "server/discover")
+    ?.result;
+  if (!handshake) {
+    throw new TypeError("The recording has no answered initialize or server/discover");
+  }
+  const meta = handshake._meta as Record<string, unknown> | undefined;
+  const all = <T>(method: string, field: string, key: (item: T) => string): T[] => {
+    const items = new Map<string, T>();
+    for (const r of results) {
+      if (r.method !== method || !Array.isArray(r.result[field])) continue;
+      for (const item of r.result[field] as T[]) items.set(key(item), item);
+    }
+    return byKey([...items.values()], key);
+  };
+  return stable({
+    format: SURFACE_FORMAT,
+    serverInfo: (handshake.serverInfo ?? meta?.["io.modelcontextprotocol/serverInfo"] ??
+      { name: "unknown", version: "unknown" }) as Implementation,
+    protocolVersion: recording.header.protocolVersion ??
+      String(handshake.protocolVersion ?? "unknown"),
+    capabilities: (handshake.capabilities ?? {}) as ServerCapabilities,
+    ...(typeof handshake.instructions === "string" ? { instructions: handshake.instructions } : {}),
+    tools: all<Tool>("tools/list", "tools", (t) => t.name),
+    resources: all<Resource>("resources/list", "resources", (r) => r.uri),
+    resourceTemplates: all<ResourceTemplate>(
+      "resources/templates/list",
+      "resourceTemplates",
+      (t) => t.uriTemplate,
+    ),
+    prompts: all<Prompt>("prompts/list", "prompts", (p) => p.name),
+  });
 }

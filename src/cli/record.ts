@@ -1,0 +1,112 @@
+// `--record <file>`, `mcp-inspect verify <recording>` and `mcp-inspect replay <recording>`:
+// regression testing from recorded sessions.
+
+import { parseArgs } from "node:util";
+import {
+  parseRecording,
+  Recorder,
+  type Recording,
+  redactUrl,
+  serveReplay,
+  StdioServerTransport,
+  verifyRecording,
+} from "../../mod.ts";
+import { cleanParseError, type CliArgs, commandUsage, type Lines, UsageError } from "./args.ts";
+import type { Command } from "./commands.ts";
+
+/** A recorder for the session the command is about to open; secrets never reach the file. */
+export function openRecorder(args: CliArgs, server: readonly string[]): Promise<Recorder> {
+  return Recorder.open(args.record!, {
+    server: args.url !== undefined ? redactUrl(args.url) : server.join(" "),
+    secrets: Object.values(args.env),
+    headers: args.headers,
+  }).catch((error) => {
+    throw new UsageError(`Cannot write --record "${args.record}": ${(error as Error).message}`);
+  });
+}
+
+/** A recording from a file, with a usage error naming the file and line when it is not one. */
+export async function readRecording(file: string): Promise<Recording> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(file);
+  } catch (error) {
+    throw new UsageError(`Cannot read "${file}": ${(error as Error).message}`);
+  }
+  try {
+    return parseRecording(text, `"${file}"`);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+export const verify: Command = {
+  words: ["verify"],
+  async run(context) {
+    const [file] = context.positionals;
+    if (file === undefined) throw new UsageError("Usage: verify <recording> -- <server command>");
+    const recording = await readRecording(file);
+    const { checked, mismatches } = await verifyRecording(context.client, recording, {
+      signal: context.signal,
+      ignore: context.args.ignore,
+      ...(context.args.timeoutMs !== undefined ? { timeoutMs: context.args.timeoutMs } : {}),
+    });
+    if (context.args.json) {
+      context.out.stdout(
+        JSON.stringify({ checked, matched: checked - mismatches.length, mismatches }, null, 2),
+      );
+    } else {
+      const { red, green } = context.out.style;
+      for (const m of mismatches) {
+        context.out.stdout(
+          `${red("✗")} ${m.method} ${JSON.stringify(m.params)}: at "${m.path}" recorded ` +
+            `${JSON.stringify(m.expected)}, now ${JSON.stringify(m.actual)}`,
+        );
+      }
+      const mark = mismatches.length === 0 ? green("✓") : red("✗");
+      context.out.stdout(`${mark} ${checked - mismatches.length} of ${checked} answer(s) match`);
+    }
+    return mismatches.length === 0 ? 0 : 1;
+  },
+};
+
+export const REPLAY_HELP = `Usage: mcp-inspect replay <recording>
+
+Serves a recording made with --record as an MCP server on stdio: each request gets the recorded
+answer of the request with the same method and params (_meta aside; in recorded order when it was
+recorded several times), with the notifications recorded around it. A request the recording never
+saw gets a JSON-RPC error at once naming the nearest recorded request. initialize and
+server/discover are answered whatever the client's details.
+
+Exit codes: 0 the client closed stdin; 2 usage error or a file that is not a recording.`;
+
+/** Runs `replay` until stdin ends; returns the exit code. */
+export async function replayCommand(argv: readonly string[], out: Lines): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: { help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    return commandUsage(out, "replay", cleanParseError((error as Error).message));
+  }
+  if (parsed.values.help) {
+    out.stdout(REPLAY_HELP);
+    return 0;
+  }
+  const [file, ...extra] = parsed.positionals;
+  if (file === undefined || extra.length > 0) {
+    return commandUsage(out, "replay", "Usage: replay <recording>");
+  }
+  let recording: Recording;
+  try {
+    recording = await readRecording(file);
+  } catch (error) {
+    return commandUsage(out, "replay", (error as Error).message);
+  }
+  await serveReplay(recording, new StdioServerTransport());
+  return 0;
+}

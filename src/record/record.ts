@@ -1,0 +1,250 @@
+/**
+ * Recordings of MCP sessions: every message both ways as JSON Lines, a header line first, taken
+ * from a {@link TapTransport} around any transport. A recording can be replayed as a server
+ * ({@link replayServer}), re-sent to a live server to find drift ({@link verifyRecording}), or read
+ * as a surface for `diff`.
+ *
+ * @module
+ */
+
+import type { JsonRpcMessage } from "../jsonrpc.ts";
+import { Redactor } from "../redact.ts";
+import { TapTransport } from "../transport/tap.ts";
+import type { Transport } from "../transport/transport.ts";
+import { VERSION } from "../version.ts";
+
+/**
+ * The first line of a recording.
+ *
+ * @example
+ * ```ts ignore
+ * const { header } = parseRecording(await Deno.readTextFile("session.jsonl"));
+ * console.log(header.server, header.protocolVersion);
+ * ```
+ */
+export interface RecordingHeader {
+  /** Always `"mcp-inspect-recording"`. */
+  format: "mcp-inspect-recording";
+  /** The version of the format: 1. */
+  version: 1;
+  /** The mcp-inspect version that recorded it. */
+  tool: string;
+  /** The negotiated revision, when the session got that far. */
+  protocolVersion?: string | undefined;
+  /** The negotiated era, likewise. */
+  era?: "legacy" | "modern" | undefined;
+  /** The server: its command line or URL, secrets redacted. */
+  server: string;
+  /** When the recording started (ISO 8601). */
+  started: string;
+}
+
+/**
+ * One message of a recording: `send` went to the server, `recv` came from it.
+ *
+ * @example
+ * ```ts
+ * import type { RecordedMessage } from "@mcp-inspect/client";
+ * const line: RecordedMessage = { t: 12, dir: "send", msg: { jsonrpc: "2.0", id: 1, method: "ping" } };
+ * ```
+ */
+export interface RecordedMessage {
+  /** Milliseconds since the recording started. */
+  t: number;
+  /** Which way it went. */
+  dir: "send" | "recv";
+  /** The message. */
+  msg: JsonRpcMessage;
+}
+
+/**
+ * A parsed recording.
+ *
+ * @example
+ * ```ts ignore
+ * const recording = parseRecording(await Deno.readTextFile("session.jsonl"));
+ * console.log(recording.messages.length);
+ * ```
+ */
+export interface Recording {
+  /** The header line. */
+  header: RecordingHeader;
+  /** Every message, in order. */
+  messages: RecordedMessage[];
+}
+
+/**
+ * Options of {@link Recorder}.
+ *
+ * @example
+ * ```ts
+ * import type { RecorderOptions } from "@mcp-inspect/client";
+ * const options: RecorderOptions = { server: "npx my-server", secrets: ["s3cret"] };
+ * ```
+ */
+export interface RecorderOptions {
+  /** The server's command line or URL, for the header (redacted like every line). */
+  server: string;
+  /** Values that must never reach the file (tokens, env values, header values). */
+  secrets?: readonly string[];
+  /** Header values, every one of them a secret. */
+  headers?: Iterable<readonly [string, string]> | Readonly<Record<string, string>>;
+}
+
+/**
+ * Writes every message of a connection to a JSON Lines file: the header once the session is
+ * negotiated ({@link Recorder.ready}) or closed, then one line per message. Secrets given in the
+ * options are replaced with `***` in every line, header included.
+ *
+ * @example Recording a session
+ * ```ts ignore
+ * await using recorder = await Recorder.open("session.jsonl", { server: "my-server" });
+ * const client = await Client.connect(recorder.wrap(new StdioTransport({ command: "my-server" })));
+ * recorder.ready(client);
+ * await client.listTools();
+ * ```
+ */
+export class Recorder implements AsyncDisposable {
+  readonly #file: Deno.FsFile;
+  readonly #redactor: Redactor;
+  readonly #header: RecordingHeader;
+  readonly #started = performance.now();
+  #pending: string[] | undefined = [];
+  #closed = false;
+  readonly #encoder = new TextEncoder();
+
+  private constructor(file: Deno.FsFile, options: RecorderOptions) {
+    this.#file = file;
+    this.#redactor = new Redactor(options.secrets ?? []);
+    if (options.headers) this.#redactor.addHeaders(options.headers);
+    this.#header = {
+      format: "mcp-inspect-recording",
+      version: 1,
+      tool: VERSION,
+      server: options.server,
+      started: new Date().toISOString(),
+    };
+  }
+
+  /**
+   * Creates (or truncates) the file and returns a recorder writing to it.
+   *
+   * @example
+   * ```ts ignore
+   * const recorder = await Recorder.open("session.jsonl", { server: "my-server" });
+   * ```
+   */
+  static async open(path: string, options: RecorderOptions): Promise<Recorder> {
+    const file = await Deno.open(path, { write: true, create: true, truncate: true });
+    return new Recorder(file, options);
+  }
+
+  /**
+   * Wraps a transport so that every message both ways is recorded.
+   *
+   * @example
+   * ```ts ignore
+   * const transport = recorder.wrap(new StdioTransport({ command: "my-server" }));
+   * ```
+   */
+  wrap(transport: Transport): Transport {
+    return new TapTransport(transport, {
+      sent: (msg) => this.#record("send", msg),
+      received: (msg) => this.#record("recv", msg),
+    });
+  }
+
+  /**
+   * Notes the negotiated revision and era and writes the header with the lines held so far.
+   *
+   * @example
+   * ```ts ignore
+   * recorder.ready(client);
+   * ```
+   */
+  ready(session: { protocolVersion: string; era: "legacy" | "modern" }): void {
+    this.#header.protocolVersion = session.protocolVersion;
+    this.#header.era = session.era;
+    this.#flush();
+  }
+
+  #record(dir: "send" | "recv", msg: JsonRpcMessage): void {
+    const t = Math.round((performance.now() - this.#started) * 1000) / 1000;
+    const line = this.#redactor.redact(JSON.stringify({ t, dir, msg }));
+    if (this.#pending) this.#pending.push(line);
+    else this.#write([line]);
+  }
+
+  #flush(): void {
+    const pending = this.#pending;
+    if (!pending) return;
+    this.#pending = undefined;
+    this.#write([this.#redactor.redact(JSON.stringify(this.#header)), ...pending]);
+  }
+
+  #write(lines: string[]): void {
+    if (this.#closed) return;
+    const bytes = this.#encoder.encode(`${lines.join("\n")}\n`);
+    // Synchronous, so lines stay in order and nothing is pending when the process exits.
+    for (let offset = 0; offset < bytes.length;) {
+      offset += this.#file.writeSync(bytes.subarray(offset));
+    }
+  }
+
+  /**
+   * Writes the header (if the session never got negotiated) and closes the file.
+   *
+   * @example
+   * ```ts ignore
+   * await recorder.close();
+   * ```
+   */
+  close(): Promise<void> {
+    if (!this.#closed) {
+      this.#flush();
+      this.#closed = true;
+      this.#file.close();
+    }
+    return Promise.resolve();
+  }
+
+  /** Same as {@link Recorder.close}. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}
+
+/**
+ * Parses a recording, naming the line that is not one.
+ *
+ * @example
+ * ```ts ignore
+ * const recording = parseRecording(await Deno.readTextFile("session.jsonl"));
+ * ```
+ */
+export function parseRecording(text: string, source = "the recording"): Recording {
+  const lines = text.split("\n").filter((line) => line.trim() !== "");
+  const parse = (line: string, n: number) => {
+    try {
+      return JSON.parse(line);
+    } catch (error) {
+      throw new SyntaxError(`${source}, line ${n}: not JSON (${(error as Error).message})`);
+    }
+  };
+  const header = parse(lines[0] ?? "null", 1) as RecordingHeader | null;
+  if (header?.format !== "mcp-inspect-recording" || header.version !== 1) {
+    throw new SyntaxError(`${source}, line 1: not an mcp-inspect recording header (format 1)`);
+  }
+  const messages = lines.slice(1).map((line, i) => {
+    const value = parse(line, i + 2) as RecordedMessage;
+    if (
+      typeof value !== "object" || value === null ||
+      (value.dir !== "send" && value.dir !== "recv") ||
+      typeof value.msg !== "object" || value.msg === null
+    ) {
+      throw new SyntaxError(`${source}, line ${i + 2}: expected {"t", "dir", "msg"}`);
+    }
+    return value;
+  });
+  return { header, messages };
+}

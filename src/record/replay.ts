@@ -1,0 +1,204 @@
+/**
+ * A recording served back as an MCP server: each request gets the recorded answer of the request
+ * with the same method and canonical params (in recorded order when there were several), followed
+ * by the notifications recorded with it. A request the recording never saw gets an error at once
+ * that names the nearest recorded request.
+ *
+ * @module
+ */
+
+import canonicalize from "canonicalize";
+import { distance } from "fastest-levenshtein";
+import {
+  ErrorCode,
+  isRequest,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  type RequestId,
+} from "../jsonrpc.ts";
+import { MemoryTransport } from "../transport/memory.ts";
+import type { Transport } from "../transport/transport.ts";
+import type { Recording } from "./record.ts";
+
+/** Methods answered whatever their params: they carry the client's identity, not a question. */
+const IDENTITY_METHODS = new Set(["initialize", "server/discover", "ping"]);
+
+/** The params that identify a request: `_meta` (tokens, trace ids, client info) left out. */
+function paramsKey(method: string, params: unknown): string {
+  if (IDENTITY_METHODS.has(method)) return "";
+  if (typeof params !== "object" || params === null) return "{}";
+  const { _meta: _, ...rest } = params as Record<string, unknown>;
+  return canonicalize(rest) ?? "{}";
+}
+
+interface Exchange {
+  /** Notifications that came while the request was in flight (progress, logs). */
+  before: JsonRpcMessage[];
+  /** The recorded answer (result or error). */
+  answer: JsonRpcMessage;
+  /** Notifications that came after the answer, before the next request. */
+  after: JsonRpcMessage[];
+}
+
+function isNotification(m: JsonRpcMessage): boolean {
+  return "method" in m && !("id" in m && m.id !== undefined);
+}
+
+/**
+ * Answers requests from a recording. Stateless apart from the position of each repeated request.
+ *
+ * @example Answering one request
+ * ```ts ignore
+ * const replay = new ReplayServer(parseRecording(text));
+ * const messages = replay.answer({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
+ * ```
+ */
+export class ReplayServer {
+  /** method → canonical params → exchanges in recorded order */
+  readonly #exchanges = new Map<string, Map<string, Exchange[]>>();
+  readonly #served = new Map<Exchange[], number>();
+
+  /**
+   * Indexes a recording's exchanges.
+   *
+   * @example
+   * ```ts ignore
+   * const replay = new ReplayServer(parseRecording(await Deno.readTextFile("session.jsonl")));
+   * ```
+   */
+  constructor(recording: Recording) {
+    const open = new Map<RequestId, { method: string; key: string; before: JsonRpcMessage[] }>();
+    let last: Exchange | undefined;
+    for (const { dir, msg } of recording.messages) {
+      if (dir === "send") {
+        if (isRequest(msg)) {
+          open.set(msg.id, {
+            method: msg.method,
+            key: paramsKey(msg.method, msg.params),
+            before: [],
+          });
+          last = undefined;
+        }
+        continue;
+      }
+      if (isNotification(msg)) {
+        const inFlight = [...open.values()].at(-1);
+        if (inFlight) inFlight.before.push(msg);
+        else last?.after.push(msg);
+        continue;
+      }
+      const id = (msg as { id?: RequestId }).id;
+      const request = id === undefined ? undefined : open.get(id);
+      if (!request || "method" in msg) continue; // a server request to the client: not replayed
+      open.delete(id!);
+      const exchange: Exchange = { before: request.before, answer: msg, after: [] };
+      const byKey = this.#exchanges.get(request.method) ?? new Map<string, Exchange[]>();
+      this.#exchanges.set(request.method, byKey);
+      const list = byKey.get(request.key) ?? [];
+      byKey.set(request.key, list);
+      list.push(exchange);
+      last = exchange;
+    }
+  }
+
+  /**
+   * The messages to send for one incoming message: for a request, its recorded notifications and
+   * answer (under the request's id); for anything else, nothing.
+   *
+   * @example
+   * ```ts ignore
+   * for (const out of replay.answer(message)) await writer.write(out);
+   * ```
+   */
+  answer(message: JsonRpcMessage): JsonRpcMessage[] {
+    if (!isRequest(message)) return [];
+    const key = paramsKey(message.method, message.params);
+    const list = this.#exchanges.get(message.method)?.get(key);
+    if (!list || list.length === 0) return [this.#miss(message, key)];
+    // Repeats are served in recorded order; past the last, the last one again.
+    const index = this.#served.get(list) ?? 0;
+    this.#served.set(list, index + 1);
+    const exchange = list[Math.min(index, list.length - 1)]!;
+    return [
+      ...exchange.before,
+      { ...exchange.answer, id: message.id } as JsonRpcMessage,
+      ...exchange.after,
+    ];
+  }
+
+  #miss(message: JsonRpcRequest, key: string): JsonRpcMessage {
+    const recorded = this.#exchanges.get(message.method);
+    let text: string;
+    if (!recorded) {
+      const methods = [...this.#exchanges.keys()].join(", ") || "none";
+      text = `No ${message.method} request in the recording (recorded: ${methods})`;
+    } else {
+      const nearest = [...recorded.keys()].sort((a, b) => distance(a, key) - distance(b, key))[0];
+      text =
+        `No recorded answer for ${message.method} with these params; the nearest recorded: ${nearest}`;
+    }
+    const code = recorded ? ErrorCode.InvalidParams : ErrorCode.MethodNotFound;
+    return { jsonrpc: "2.0", id: message.id, error: { code, message: text } } as JsonRpcMessage;
+  }
+}
+
+/**
+ * Serves a recording over a server-side transport (such as `StdioServerTransport`) until it ends.
+ *
+ * @example Replaying a recording on stdio
+ * ```ts ignore
+ * const recording = parseRecording(await Deno.readTextFile("session.jsonl"));
+ * await serveReplay(recording, new StdioServerTransport());
+ * ```
+ */
+export async function serveReplay(recording: Recording, transport: Transport): Promise<void> {
+  const replay = new ReplayServer(recording);
+  await transport.start();
+  const writer = transport.writable.getWriter();
+  const reader = transport.readable.getReader();
+  try {
+    while (true) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      for (const out of replay.answer(value)) await writer.write(out);
+    }
+  } catch {
+    // the client went away
+  } finally {
+    reader.releaseLock();
+    writer.releaseLock();
+    await transport.close();
+  }
+}
+
+/**
+ * A client-side transport connected in memory to a replay of `recording`: a recorded server as a
+ * fake for tests. Closing it ends the replay.
+ *
+ * @example A recording as a fake server in `deno test`
+ * ```ts ignore
+ * const recording = parseRecording(await Deno.readTextFile("testdata/session.jsonl"));
+ * await using client = await Client.connect(replayTransport(recording), { protocol: "legacy" });
+ * console.log(await client.listTools());
+ * ```
+ */
+export function replayTransport(recording: Recording): Transport {
+  const [client, server] = MemoryTransport.pair();
+  const serving = serveReplay(recording, server);
+  return {
+    get readable() {
+      return client.readable;
+    },
+    get writable() {
+      return client.writable;
+    },
+    start: () => client.start(),
+    async close() {
+      await client.close();
+      await serving;
+    },
+    async [Symbol.asyncDispose]() {
+      await this.close();
+    },
+  };
+}
