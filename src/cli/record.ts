@@ -8,6 +8,7 @@ import {
   type Recording,
   redactUrl,
   serveReplay,
+  serveReplayHttp,
   StdioServerTransport,
   verifyRecording,
 } from "../../mod.ts";
@@ -70,15 +71,23 @@ export const verify: Command = {
   },
 };
 
-export const REPLAY_HELP = `Usage: mcp-inspect replay <recording>
+export const REPLAY_HELP =
+  `Usage: mcp-inspect replay <recording> [--http [--port <n>] [--token <t>]]
 
-Serves a recording made with --record as an MCP server on stdio: each request gets the recorded
+Serves a recording made with --record as an MCP server on stdio (or Streamable HTTP at
+http://127.0.0.1:<port>/mcp with --http, Host and Origin checked as the proxy does): each request gets the recorded
 answer of the request with the same method and params (_meta aside; in recorded order when it was
 recorded several times), with the notifications recorded around it. A request the recording never
 saw gets a JSON-RPC error at once naming the nearest recorded request. initialize and
 server/discover are answered whatever the client's details.
 
-Exit codes: 0 the client closed stdin; 2 usage error or a file that is not a recording.`;
+Options:
+  --http         serve Streamable HTTP on 127.0.0.1 instead of stdio; the URL is printed on stdout
+  --port <n>     the port with --http (default 0: a free one)
+  --token <t>    with --http, require "Authorization: Bearer <t>"
+
+Exit codes: 0 the client closed stdin (or SIGINT/SIGTERM with --http); 2 usage error or a file
+that is not a recording; 3 the port cannot be bound.`;
 
 /** Runs `replay` until stdin ends; returns the exit code. */
 export async function replayCommand(argv: readonly string[], out: Lines): Promise<number> {
@@ -86,7 +95,12 @@ export async function replayCommand(argv: readonly string[], out: Lines): Promis
   try {
     parsed = parseArgs({
       args: [...argv],
-      options: { help: { type: "boolean", short: "h" } },
+      options: {
+        help: { type: "boolean", short: "h" },
+        http: { type: "boolean" },
+        port: { type: "string" },
+        token: { type: "string" },
+      },
       allowPositionals: true,
       strict: true,
     });
@@ -107,6 +121,38 @@ export async function replayCommand(argv: readonly string[], out: Lines): Promis
   } catch (error) {
     return commandUsage(out, "replay", (error as Error).message);
   }
-  await serveReplay(recording, new StdioServerTransport());
+  const { http, port: portText, token } = parsed.values;
+  if (!http) {
+    if (portText !== undefined || token !== undefined) {
+      return commandUsage(out, "replay", "--port and --token need --http");
+    }
+    await serveReplay(recording, new StdioServerTransport());
+    return 0;
+  }
+  const port = Number(portText ?? 0);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    return commandUsage(out, "replay", `Invalid --port "${portText}"`);
+  }
+  let server;
+  try {
+    server = serveReplayHttp(recording, { port, ...(token === undefined ? {} : { token }) });
+  } catch (error) {
+    out.stderr(
+      error instanceof Deno.errors.AddrInUse
+        ? `error: port ${port} is in use; pick another with --port`
+        : `error: cannot serve on port ${port}: ${(error as Error).message}`,
+    );
+    return 3;
+  }
+  out.stdout(server.url.href);
+  const stop = Promise.withResolvers<void>();
+  const signals = ["SIGINT", "SIGTERM"] as const;
+  for (const signal of signals) Deno.addSignalListener(signal, stop.resolve);
+  try {
+    await stop.promise;
+  } finally {
+    for (const signal of signals) Deno.removeSignalListener(signal, stop.resolve);
+    await server.close();
+  }
   return 0;
 }

@@ -17,6 +17,7 @@ import {
   type RequestId,
 } from "../jsonrpc.ts";
 import { MemoryTransport } from "../transport/memory.ts";
+import { refuse } from "../server/guard.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { Recording } from "./record.ts";
 
@@ -201,4 +202,90 @@ export function replayTransport(recording: Recording): Transport {
       await this.close();
     },
   };
+}
+
+/**
+ * Options of {@link serveReplayHttp}.
+ *
+ * @example
+ * ```ts
+ * import type { ReplayHttpOptions } from "@mcp-inspect/client";
+ * const options: ReplayHttpOptions = { port: 0 };
+ * ```
+ */
+export interface ReplayHttpOptions {
+  /** The address to bind (default `127.0.0.1`). */
+  hostname?: string;
+  /** The port (default 0: any free port). */
+  port?: number;
+  /** Require `Authorization: Bearer <token>`. */
+  token?: string;
+}
+
+/**
+ * Serves a recording over Streamable HTTP at `/mcp`, with the proxy's guard (loopback `Host` and
+ * `Origin` only, and the token when given). A request's recorded notifications travel only when
+ * the client accepts SSE; a JSON answer carries the recorded answer alone.
+ *
+ * @example
+ * ```ts ignore
+ * await using http = serveReplayHttp(recording, { port: 0 });
+ * console.log(http.url.href);
+ * ```
+ */
+export function serveReplayHttp(
+  recording: Recording,
+  options: ReplayHttpOptions = {},
+): { url: URL; close(): Promise<void>; [Symbol.asyncDispose](): Promise<void> } {
+  const replay = new ReplayServer(recording);
+  const hostname = options.hostname ?? "127.0.0.1";
+  const guard = {
+    hostname,
+    allowedHosts: undefined,
+    allowedOrigins: undefined,
+    token: options.token,
+  };
+  const encoder = new TextEncoder();
+  const server = Deno.serve(
+    { hostname, port: options.port ?? 0, onListen: () => {} },
+    async (request) => {
+      const refused = refuse(request, guard);
+      if (refused) return refused;
+      if (new URL(request.url).pathname !== "/mcp") {
+        return new Response("Not found\n", {
+          status: 404,
+        });
+      }
+      if (request.method === "DELETE") return new Response(null, { status: 204 });
+      if (request.method !== "POST") {
+        return new Response(null, { status: 405, headers: { allow: "POST, DELETE" } });
+      }
+      let message: JsonRpcMessage;
+      try {
+        message = await request.json();
+      } catch (error) {
+        return Response.json(
+          {
+            jsonrpc: "2.0",
+            id: null,
+            error: { code: ErrorCode.ParseError, message: String(error) },
+          },
+          { status: 400 },
+        );
+      }
+      const out = replay.answer(message);
+      if (out.length === 0) return new Response(null, { status: 202 });
+      if ((request.headers.get("accept") ?? "").includes("text/event-stream")) {
+        const body = out.map((m) => `event: message\ndata: ${JSON.stringify(m)}\n\n`).join("");
+        return new Response(encoder.encode(body), {
+          headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
+        });
+      }
+      return Response.json(out.find((m) => !("method" in m)));
+    },
+  );
+  const shown = hostname.includes(":") ? `[${hostname}]` : hostname;
+  const url = new URL(`http://${shown}:${server.addr.port}/mcp`);
+  const close = () => server.shutdown();
+  return { url, close, [Symbol.asyncDispose]: close };
 }

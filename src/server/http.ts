@@ -15,7 +15,7 @@ import {
   type RequestId,
   toMessage,
 } from "../jsonrpc.ts";
-import { refuse } from "./_guard.ts";
+import { refuse } from "./guard.ts";
 import type { McpServer, McpServerConnection } from "./server.ts";
 
 /**

@@ -7,6 +7,7 @@ import { Client as SdkClient } from "@modelcontextprotocol/client";
 import { StdioClientTransport as SdkStdioTransport } from "@modelcontextprotocol/client/stdio";
 import {
   Client,
+  HttpTransport,
   McpError,
   parseRecording,
   Recorder,
@@ -15,7 +16,7 @@ import {
 } from "../../mod.ts";
 import { fixture } from "../_helpers.ts";
 import { npmServer } from "../_npm_servers.ts";
-import { cli, ROOT, SERVER } from "../_cli_run.ts";
+import { cli, cliCommand, readUntil, ROOT, SERVER } from "../_cli_run.ts";
 
 const fake = (name: string, ...args: string[]) => [
   "--",
@@ -201,5 +202,31 @@ Deno.test("a session recorded with the library's Recorder replays in-process wit
     const recording = parseRecording(await Deno.readTextFile(file));
     await using replayed = await Client.connect(replayTransport(recording), { protocol: "legacy" });
     assert.equal((await replayed.callTool("echo", { text: "lib" })).content[0]?.text, "lib");
+  });
+});
+
+Deno.test("replay --http serves a recording over Streamable HTTP, behind the proxy's guard", async () => {
+  await inTemp(async (dir) => {
+    const file = `${dir}/session.jsonl`;
+    await cli("tools", "call", "echo", "text=hi", "--record", file, ...SERVER);
+    const child = cliCommand(["replay", file, "--http", "--token", "t0ken-for-tests"]).spawn();
+    const stdout = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    try {
+      const url = new URL((await readUntil(stdout, /\n/)).trim());
+      assert.equal(url.hostname, "127.0.0.1");
+      const refused = await fetch(url, { method: "POST", body: "{}" });
+      await refused.body?.cancel();
+      assert.equal(refused.status, 401);
+      await using client = await Client.connect(
+        new HttpTransport({ url, headers: { authorization: "Bearer t0ken-for-tests" } }),
+        { protocol: "legacy" },
+      );
+      assert.equal((await client.callTool("echo", { text: "hi" })).content[0]?.text, "hi");
+    } finally {
+      child.kill("SIGTERM");
+      await child.status;
+      await stdout.cancel();
+      await child.stderr.cancel();
+    }
   });
 });

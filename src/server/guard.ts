@@ -1,7 +1,7 @@
 // Who may talk to the HTTP server. Spec 2025-11-25 transports (security warning): servers MUST
 // validate Origin to stop DNS rebinding, SHOULD bind to localhost when run locally, and SHOULD
 // authenticate. A rebinding attack sends the attacker's own host name in Host, so Host is
-// checked too.
+// checked too. Shared by every HTTP server of ours (the proxy, replay) so they refuse alike.
 
 import { timingSafeEqual } from "node:crypto";
 import { isIPv4 } from "node:net";
