@@ -11,12 +11,14 @@ import {
   createProxyServer,
   type HttpServerHandle,
   loadConfig,
+  Recorder,
   Redactor,
   serveHttp,
   ServerManager,
   ServerRequestRelay,
   StdioServerTransport,
   ToolRegistry,
+  type Transport,
 } from "../../mod.ts";
 import { loadToolsModule, ToolsModuleError } from "./local_tools.ts";
 import { formatStats } from "./stats.ts";
@@ -48,6 +50,8 @@ Options:
                        (repeatable)
   --allow-origin <o>   with --http, accept this browser Origin (repeatable)
   --max-sessions <n>   with --http, the most legacy sessions kept at once (default 100)
+  --record <file>      with stdio, record every message with the proxy's client as JSON
+                       Lines (see mcp-inspect replay)
   --no-watch           read the config file once
   --strict             an unknown key in the config file is an error, not a warning
   -v, --verbose        report server state changes and the servers' stderr
@@ -69,6 +73,7 @@ export async function proxyCommand(argv: readonly string[], out: Output): Promis
         token: { type: "string" },
         "no-auth": { type: "boolean" },
         "max-sessions": { type: "string" },
+        record: { type: "string" },
         "allow-host": { type: "string", multiple: true },
         "allow-origin": { type: "string", multiple: true },
         "no-watch": { type: "boolean" },
@@ -109,6 +114,9 @@ export async function proxyCommand(argv: readonly string[], out: Output): Promis
   ];
   if (!values.http && httpOnly.some((value) => value !== undefined)) {
     return usage(out, "--host, --port, --token, --no-auth and --max-sessions need --http");
+  }
+  if (values.http && values.record !== undefined) {
+    return usage(out, "--record records one session: it needs stdio, not --http");
   }
   if (values.token !== undefined && values["no-auth"]) {
     return usage(out, "--token and --no-auth contradict each other: pick one");
@@ -192,6 +200,7 @@ export async function proxyCommand(argv: readonly string[], out: Output): Promis
   Deno.addSignalListener("SIGINT", onSignal);
   Deno.addSignalListener("SIGTERM", onSignal);
   let http: HttpServerHandle | undefined;
+  let recorder: Recorder | undefined;
   try {
     if (values.http) {
       // Secure by default (as the official Inspector after CVE-2025-49596): without --token a
@@ -224,13 +233,22 @@ export async function proxyCommand(argv: readonly string[], out: Output): Promis
       await stop.promise;
     } else {
       log(`serving ${registry.list().length} tools on stdio`);
-      await Promise.race([proxy.server.serve(new StdioServerTransport()), stop.promise]);
+      let transport: Transport = new StdioServerTransport();
+      if (values.record !== undefined) {
+        recorder = await Recorder.open(values.record, {
+          server: `mcp-inspect proxy --config ${values.config ?? "(none)"}`,
+          redact,
+        });
+        transport = recorder.wrapServer(transport);
+      }
+      await Promise.race([proxy.server.serve(transport), stop.promise]);
     }
   } finally {
     clearInterval(statsTimer);
     Deno.removeSignalListener("SIGINT", onSignal);
     Deno.removeSignalListener("SIGTERM", onSignal);
     await http?.close();
+    await recorder?.close();
   }
   return 0;
 }

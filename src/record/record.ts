@@ -87,6 +87,8 @@ export interface RecorderOptions {
   server: string;
   /** Values that must never reach the file (tokens, env values, header values). */
   secrets?: readonly string[];
+  /** More redaction, applied to every line after the secrets above (a proxy's server configs). */
+  redact?: (line: string) => string;
   /** Header values, every one of them a secret. */
   headers?: Iterable<readonly [string, string]> | Readonly<Record<string, string>>;
 }
@@ -107,6 +109,7 @@ export interface RecorderOptions {
 export class Recorder implements AsyncDisposable {
   readonly #file: Deno.FsFile;
   readonly #redactor: Redactor;
+  readonly #redact: (line: string) => string;
   readonly #header: RecordingHeader;
   readonly #started = performance.now();
   #pending: string[] | undefined = [];
@@ -117,6 +120,8 @@ export class Recorder implements AsyncDisposable {
     this.#file = file;
     this.#redactor = new Redactor(options.secrets ?? []);
     if (options.headers) this.#redactor.addHeaders(options.headers);
+    const more = options.redact ?? ((line: string) => line);
+    this.#redact = (line) => more(this.#redactor.redact(line));
     this.#header = {
       format: "mcp-inspect-recording",
       version: 1,
@@ -155,6 +160,44 @@ export class Recorder implements AsyncDisposable {
   }
 
   /**
+   * Wraps a server-side transport (a proxy's, for instance): what its client sends is recorded as
+   * `send` and what it answers as `recv`, as if recorded at the client. The header is written
+   * when the handshake's answer goes out.
+   *
+   * @example
+   * ```ts ignore
+   * await proxy.server.serve(recorder.wrapServer(new StdioServerTransport()));
+   * ```
+   */
+  wrapServer(transport: Transport): Transport {
+    const asked = new Map<unknown, string>();
+    return new TapTransport(transport, {
+      received: (msg) => {
+        if ("method" in msg && "id" in msg) asked.set(msg.id, msg.method);
+        this.#record("send", msg);
+      },
+      sent: (msg) => {
+        this.#record("recv", msg);
+        const method = "id" in msg ? asked.get(msg.id) : undefined;
+        const result = "result" in msg ? msg.result as Record<string, unknown> : undefined;
+        if (!result || (method !== "initialize" && method !== "server/discover")) return;
+        const versions = result.supportedVersions;
+        const version = typeof result.protocolVersion === "string"
+          ? result.protocolVersion
+          : Array.isArray(versions)
+          ? String(versions[0])
+          : undefined;
+        if (version !== undefined && this.#pending) {
+          this.ready({
+            protocolVersion: version,
+            era: method === "initialize" ? "legacy" : "modern",
+          });
+        }
+      },
+    });
+  }
+
+  /**
    * Notes the negotiated revision and era and writes the header with the lines held so far.
    *
    * @example
@@ -170,7 +213,7 @@ export class Recorder implements AsyncDisposable {
 
   #record(dir: "send" | "recv", msg: JsonRpcMessage): void {
     const t = Math.round((performance.now() - this.#started) * 1000) / 1000;
-    const line = this.#redactor.redact(JSON.stringify({ t, dir, msg }));
+    const line = this.#redact(JSON.stringify({ t, dir, msg }));
     if (this.#pending) this.#pending.push(line);
     else this.#write([line]);
   }
@@ -179,7 +222,7 @@ export class Recorder implements AsyncDisposable {
     const pending = this.#pending;
     if (!pending) return;
     this.#pending = undefined;
-    this.#write([this.#redactor.redact(JSON.stringify(this.#header)), ...pending]);
+    this.#write([this.#redact(JSON.stringify(this.#header)), ...pending]);
   }
 
   #write(lines: string[]): void {

@@ -230,3 +230,47 @@ Deno.test("replay --http serves a recording over Streamable HTTP, behind the pro
     }
   });
 });
+
+Deno.test("proxy --record records the session with its client, and replay serves it back", async () => {
+  await inTemp(async (dir) => {
+    const config = `${dir}/mcp.json`;
+    const command = Deno.execPath();
+    const args = ["run", "--allow-all", "--no-config", fixture("fast.ts")];
+    await Deno.writeTextFile(
+      config,
+      JSON.stringify({
+        mcpServers: { fast: { command, args, env: { FAST_TOKEN: "zq-secret-77" } } },
+      }),
+    );
+    const file = `${dir}/proxy.jsonl`;
+    {
+      await using client = await Client.connect(
+        new StdioTransport({
+          command: Deno.execPath(),
+          args: [
+            "run",
+            "--allow-all",
+            `${ROOT}cli.ts`,
+            "proxy",
+            "--config",
+            config,
+            "--record",
+            file,
+          ],
+        }),
+        { protocol: "legacy" },
+      );
+      const result = await client.callTool("mcp__fast__echo", { text: "via proxy" });
+      assert.equal(result.content[0]?.text, "via proxy");
+    }
+    const recording = parseRecording(await Deno.readTextFile(file));
+    assert.equal(recording.header.era, "legacy");
+    assert.ok(recording.messages.some((m) => m.dir === "send"));
+    await using replayed = await Client.connect(replayTransport(recording), { protocol: "legacy" });
+    const again = await replayed.callTool("mcp__fast__echo", { text: "via proxy" });
+    assert.equal(again.content[0]?.text, "via proxy");
+    const refused = await cli("proxy", "--config", config, "--http", "--record", file);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /--record records one session: it needs stdio/);
+  });
+});
