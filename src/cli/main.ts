@@ -126,7 +126,8 @@ Options:
   -h, --help         this help;  -V, --version  the version
 
 Exit codes:
-  0 success   1 the server returned an error (or a tool result with isError)
+  0 success   1 the server returned an error (or a tool result with isError; check found a
+  problem; diff found a difference; verify found drift; a skill failed verification)
   2 usage error   3 cannot connect or the transport failed   4 timeout
   5 authorization required   130 interrupted (Ctrl-C)
 
