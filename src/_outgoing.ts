@@ -5,9 +5,14 @@ import { type Diagnostic, mcpErrorFrom } from "./errors.ts";
 import type { JsonObject, JsonRpcResponse, RequestId } from "./jsonrpc.ts";
 import type { PendingRequest } from "./_pending.ts";
 
+/** How many answered ids are remembered to recognise a second answer. */
+const ANSWERED_KEPT = 1024;
+
 /** A session's requests awaiting an answer, by id. */
 export class Outgoing {
   readonly #pending = new Map<RequestId, PendingRequest>();
+  /** Recently answered ids and their methods, to tell a second answer from a stray one. */
+  readonly #answered = new Map<RequestId, string>();
   readonly #diagnose: (diagnostic: Diagnostic) => void;
   /** One timer for every pending request, due at the earliest deadline. */
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -44,14 +49,12 @@ export class Outgoing {
     const id = response.id;
     const pending = id === undefined || id === null ? undefined : this.#pending.get(id);
     if (!pending) {
-      this.#diagnose({
-        kind: "unknown-response",
-        message: id === undefined || id === null
-          ? "Dropped an error response without an id"
-          : `Dropped a response for unknown or already answered request id ${JSON.stringify(id)}`,
-        data: JSON.stringify(response).slice(0, 200),
-      });
+      this.#diagnose(this.#unmatched(response));
       return;
+    }
+    this.#answered.set(pending.id, pending.method);
+    if (this.#answered.size > ANSWERED_KEPT) {
+      this.#answered.delete(this.#answered.keys().next().value!);
     }
     if ("error" in response) {
       const { code, message, data } = response.error;
@@ -59,6 +62,38 @@ export class Outgoing {
     } else {
       pending.succeed(response.result);
     }
+  }
+
+  /** What a response that no request awaits tells about the server. */
+  #unmatched(response: JsonRpcResponse): Diagnostic {
+    const id = response.id;
+    const data = JSON.stringify(response).slice(0, 200);
+    if (id === undefined || id === null) {
+      // JSON-RPC: an error the server could not tie to a request (it could not read one of ours).
+      const error = "error" in response ? response.error : undefined;
+      return {
+        kind: "unattributed-error",
+        message: `The server reported an error tied to no request${
+          error ? ` (${error.code}: ${error.message})` : ""
+        }: it could not read something we sent`,
+        data,
+      };
+    }
+    const method = this.#answered.get(id);
+    if (method !== undefined) {
+      return {
+        kind: "duplicate-response",
+        message: `The server answered request ${JSON.stringify(id)} (${method}) a second time`,
+        data,
+      };
+    }
+    return {
+      kind: "unknown-response",
+      message: `The server answered request id ${
+        JSON.stringify(id)
+      }, which was never sent or was given up on`,
+      data,
+    };
   }
 
   /** Hands the params of `notifications/progress` to the request its token names. */

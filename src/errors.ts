@@ -412,10 +412,17 @@ export interface Diagnostic {
     | "non-json-line"
     | "invalid-message"
     | "unknown-response"
+    | "duplicate-response"
+    | "unattributed-error"
     | "notification-handler-failed"
     | "unexpected-message";
   /** A sentence describing what happened. */
   message: string;
   /** The offending line or message, truncated. */
   data?: string;
+  /**
+   * The request id the offending message named, when it named one: a session fails the pending
+   * request of that id at once instead of letting it wait for its timeout.
+   */
+  id?: string | number;
 }

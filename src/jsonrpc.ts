@@ -216,6 +216,20 @@ function isId(value: unknown): value is RequestId {
 }
 
 /**
+ * The request id a parsed JSON value names, valid or not as a message: what a malformed answer
+ * to a request still tells about which request it meant.
+ *
+ * @example
+ * ```ts
+ * import { messageId } from "@mcp-inspect/client";
+ * console.log(messageId({ jsonrpc: "1.0", id: 3, result: 5 })); // 3
+ * ```
+ */
+export function messageId(value: unknown): RequestId | undefined {
+  return isObject(value) && isId(value.id) ? value.id : undefined;
+}
+
+/**
  * Checks that a parsed JSON value is a JSON-RPC 2.0 message and returns it typed.
  *
  * @throws {ProtocolError} naming what is wrong with the value.

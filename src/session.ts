@@ -10,6 +10,7 @@ import {
   CancelledError,
   ConnectionClosedError,
   type Diagnostic,
+  ProtocolError,
   TransportError,
 } from "./errors.ts";
 import type {
@@ -176,6 +177,7 @@ export class Session implements AsyncDisposable {
     this.#transport = transport;
     this.#options = options;
     transport.onRequestError = (id, error) => this.#outgoing.get(id)?.fail(error);
+    transport.onDiagnostic = (diagnostic) => this.#transportDiagnostic(diagnostic);
     this.#writer = transport.writable.getWriter();
     this.#incoming = new Incoming({
       respond: (response) => this.#respond(response),
@@ -309,6 +311,23 @@ export class Session implements AsyncDisposable {
       return;
     }
     this.#outgoing.answer(message);
+  }
+
+  /** A malformed answer to a pending request fails it now rather than at its timeout. */
+  #transportDiagnostic(diagnostic: Diagnostic): void {
+    const pending = diagnostic.id === undefined ? undefined : this.#outgoing.get(diagnostic.id);
+    if (pending) {
+      pending.fail(
+        new ProtocolError(
+          `The server's answer to ${pending.method} (id ${
+            JSON.stringify(pending.id)
+          }) is invalid: ${
+            diagnostic.message.replace(/^Skipped an invalid message from the server: /, "")
+          }`,
+        ),
+      );
+    }
+    this.#diagnose(diagnostic);
   }
 
   #respond(response: JsonRpcResponse): void {

@@ -219,8 +219,12 @@ Deno.test("responses with unknown, duplicate or wrongly typed ids are dropped an
   await peer.next();
   await peer.send({ id: 2, result: {} });
   await ping;
-  assert.deepStrictEqual(diagnostics.filter((d) => d.kind === "unknown-response").length, 3);
+  assert.deepStrictEqual(diagnostics.filter((d) => d.kind === "unknown-response").length, 2);
   assert.ok(diagnostics.some((d) => d.message.includes('"1"')));
+  // The second answer to id 1 is told apart from a stray id, naming the request it repeats.
+  const duplicate = diagnostics.filter((d) => d.kind === "duplicate-response");
+  assert.equal(duplicate.length, 1);
+  assert.match(duplicate[0]!.message, /answered request 1 \(tools\/call\) a second time/);
 });
 
 Deno.test("notifications reach every listener, and a throwing listener is reported", async () => {

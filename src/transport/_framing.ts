@@ -1,7 +1,7 @@
 // Newline-delimited JSON framing for stream transports (stdio), as web stream classes.
 
 import { type Diagnostic, ProtocolError } from "../errors.ts";
-import { type JsonRpcMessage, toMessage } from "../jsonrpc.ts";
+import { type JsonRpcMessage, messageId, toMessage } from "../jsonrpc.ts";
 
 const NEWLINE = 0x0a;
 const PREVIEW_CHARS = 200;
@@ -97,10 +97,12 @@ function parseLine(
   try {
     return toMessage(value);
   } catch (error) {
+    const id = messageId(value);
     onDiagnostic({
       kind: "invalid-message",
       message: `Skipped an invalid message from the server: ${(error as Error).message}`,
       data: preview(line),
+      ...(id === undefined ? {} : { id }),
     });
     return undefined;
   }

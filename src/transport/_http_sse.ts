@@ -3,7 +3,7 @@
 
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { ProtocolError } from "../errors.ts";
-import { toMessage } from "../jsonrpc.ts";
+import { messageId, toMessage } from "../jsonrpc.ts";
 import { formatBytes, preview } from "./_framing.ts";
 import { declaredLength, sseEvents } from "./_http.ts";
 import type { HttpLink } from "./_http_channel.ts";
@@ -91,10 +91,12 @@ function onEvent(link: HttpLink, event: EventSourceMessage): void {
   try {
     link.deliver(toMessage(value));
   } catch (error) {
+    const id = messageId(value);
     link.diagnose({
       kind: "invalid-message",
       message: (error as Error).message,
       data: preview(event.data),
+      ...(id === undefined ? {} : { id }),
     });
   }
 }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { ConnectionClosedError, HttpError, TransportError } from "../errors.ts";
+import { ConnectionClosedError, type Diagnostic, HttpError, TransportError } from "../errors.ts";
 import type { JsonRpcMessage, RequestId } from "../jsonrpc.ts";
 import { SseTransport } from "./sse.ts";
 import { StreamableHttpTransport, type StreamableHttpTransportOptions } from "./streamable_http.ts";
@@ -51,6 +51,8 @@ export class HttpTransport implements Transport {
   readonly writable: WritableStream<JsonRpcMessage>;
   /** Set by the session; see {@link Transport.onRequestError}. */
   onRequestError: ((id: RequestId, error: Error) => void) | undefined;
+  /** Set by the session; see {@link Transport.onDiagnostic}. */
+  onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined;
   readonly #options: HttpTransportOptions;
   #incoming!: ReadableStreamDefaultController<JsonRpcMessage>;
   #delegate: Transport | undefined;
@@ -111,6 +113,7 @@ export class HttpTransport implements Transport {
 
   async #use(delegate: Transport): Promise<void> {
     this.#delegate = delegate;
+    delegate.onDiagnostic = (diagnostic) => this.onDiagnostic?.(diagnostic);
     delegate.onRequestError = (id, error) => {
       if (id === this.#probing && error instanceof HttpError && LEGACY_STATUSES.has(error.status)) {
         this.#turnedAway = error;

@@ -11,7 +11,7 @@ import {
   ProtocolError,
   TransportError,
 } from "../errors.ts";
-import { type JsonRpcMessage, type RequestId, toMessage } from "../jsonrpc.ts";
+import { type JsonRpcMessage, messageId, type RequestId, toMessage } from "../jsonrpc.ts";
 import { preview } from "./_framing.ts";
 import {
   cancelledRequest,
@@ -82,6 +82,8 @@ export class SseTransport implements Transport {
   readonly writable: WritableStream<JsonRpcMessage>;
   /** Set by the session; see {@link Transport.onRequestError}. */
   onRequestError: ((id: RequestId, error: Error) => void) | undefined;
+  /** Set by the session; see {@link Transport.onDiagnostic}. */
+  onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined;
   readonly #url: URL;
   readonly #options: SseTransportOptions;
   readonly #headers: [string, string][];
@@ -229,10 +231,12 @@ export class SseTransport implements Transport {
     try {
       this.#incoming.enqueue(toMessage(value));
     } catch (error) {
+      const id = messageId(value);
       this.#diagnose({
         kind: "invalid-message",
         message: (error as Error).message,
         data: preview(data),
+        ...(id === undefined ? {} : { id }),
       });
     }
   }
@@ -310,6 +314,7 @@ export class SseTransport implements Transport {
   #diagnose(diagnostic: Diagnostic): void {
     try {
       this.#options.onDiagnostic?.(diagnostic);
+      this.onDiagnostic?.(diagnostic);
     } catch {
       // a faulty diagnostics sink must not break the transport
     }

@@ -97,6 +97,8 @@ export interface StdioTransportOptions {
  * ```
  */
 export class StdioTransport implements Transport {
+  /** Set by the session; see {@link Transport.onDiagnostic}. */
+  onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined;
   readonly #options: StdioTransportOptions;
   readonly #name: string;
   readonly #stderr: StderrCollector;
@@ -186,7 +188,10 @@ export class StdioTransport implements Transport {
     if (mode !== "inherit" && mode !== "ignore") this.#stderr.pump(child.stderr);
     this.#stdin = child.stdin.getWriter();
     const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    const onDiagnostic = options.onDiagnostic ?? (() => {});
+    const onDiagnostic = (diagnostic: Diagnostic) => {
+      options.onDiagnostic?.(diagnostic);
+      this.onDiagnostic?.(diagnostic);
+    };
     this.#readable = child.stdout.pipeThrough(
       new JsonRpcLineDecodeStream(maxBytes, onDiagnostic, () => this.#ended()),
       { signal: this.#stop.signal },

@@ -101,6 +101,8 @@ export class StreamableHttpTransport implements Transport {
   readonly writable: WritableStream<JsonRpcMessage>;
   /** Set by the session; see {@link Transport.onRequestError}. */
   onRequestError: ((id: RequestId, error: Error) => void) | undefined;
+  /** Set by the session; see {@link Transport.onDiagnostic}. */
+  onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined;
   readonly #onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined;
   readonly #abort = new AbortController();
   readonly #tasks = new Set<Promise<unknown>>();
@@ -339,6 +341,7 @@ export class StreamableHttpTransport implements Transport {
   #diagnose(diagnostic: Diagnostic): void {
     try {
       this.#onDiagnostic?.(diagnostic);
+      this.onDiagnostic?.(diagnostic);
     } catch {
       // a faulty diagnostics sink must not break the transport
     }

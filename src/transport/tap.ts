@@ -4,6 +4,7 @@
  * @module
  */
 
+import type { Diagnostic } from "../errors.ts";
 import type { JsonRpcMessage, RequestId } from "../jsonrpc.ts";
 import type { Transport } from "./transport.ts";
 
@@ -74,6 +75,16 @@ export class TapTransport implements Transport {
   /** Forwards request failures of the inner transport to the session. */
   set onRequestError(handler: ((id: RequestId, error: Error) => void) | undefined) {
     this.inner.onRequestError = handler;
+  }
+
+  /** Forwards diagnostics of the inner transport to the session. */
+  set onDiagnostic(handler: ((diagnostic: Diagnostic) => void) | undefined) {
+    this.inner.onDiagnostic = handler;
+  }
+
+  /** The session's diagnostics handler, as installed on the inner transport. */
+  get onDiagnostic(): ((diagnostic: Diagnostic) => void) | undefined {
+    return this.inner.onDiagnostic;
   }
 
   /** The session's request-failure handler, as installed on the inner transport. */

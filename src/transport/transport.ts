@@ -4,6 +4,7 @@
  * @module
  */
 
+import type { Diagnostic } from "../errors.ts";
 import type { JsonRpcMessage, RequestId } from "../jsonrpc.ts";
 
 /**
@@ -60,4 +61,10 @@ export interface Transport extends AsyncDisposable {
    * fails with that error while the connection stays up.
    */
   onRequestError?: ((id: RequestId, error: Error) => void) | undefined;
+  /**
+   * Set by the session before it reads anything. A transport reports here what it skipped (a
+   * line that is not JSON, a malformed message), besides its own `onDiagnostic` option; the
+   * session fails at once a pending request that a malformed answer names.
+   */
+  onDiagnostic?: ((diagnostic: Diagnostic) => void) | undefined;
 }
