@@ -123,6 +123,15 @@ export const check: Command = {
       await (await import("./skills.ts")).checkSkills(context, add);
     }
     await timed("ping", () => client.ping(options));
+    // Every fault the server committed on the way (garbage on stdout, stray or repeated answers,
+    // malformed messages) is a problem of its own: an inspector shows them all.
+    for (const d of context.diagnostics) {
+      add(
+        "problem",
+        `protocol (${d.kind})`,
+        d.data === undefined ? d.message : `${d.message}: ${d.data}`,
+      );
+    }
     await validateWire(context, findings);
 
     const problems = findings.filter((f) => f.level === "problem").length;

@@ -1,7 +1,7 @@
 // The commands of mcp-inspect. Each prints a readable view, or with --json exactly one JSON
 // document: the protocol result.
 
-import type { Client, JsonRpcMessage } from "../../mod.ts";
+import type { Client, Diagnostic, JsonRpcMessage } from "../../mod.ts";
 import { type CliArgs, closest, typedArguments, UsageError } from "./args.ts";
 import {
   describeArguments,
@@ -27,6 +27,8 @@ export interface Context {
   signal: AbortSignal;
   connectMs: number;
   positionals: string[];
+  /** Every protocol fault of the server so far (a malformed message, a stray answer). */
+  diagnostics: Diagnostic[];
   /** Every message of the connection, when the command asked for it (`recordWire`). */
   wire?: { sent: JsonRpcMessage[]; received: JsonRpcMessage[] };
 }
@@ -58,7 +60,12 @@ function requestOptions(context: Context) {
 }
 
 function printJson(context: Context, value: unknown): void {
-  context.out.stdout(JSON.stringify(value, null, 2));
+  // The server's faults travel with the result, under a key no MCP result uses.
+  const faults = context.diagnostics;
+  const shown = faults.length > 0 && typeof value === "object" && value !== null
+    ? { ...value, diagnostics: faults }
+    : value;
+  context.out.stdout(JSON.stringify(shown, null, 2));
 }
 
 async function readArgsOption(value: string | undefined): Promise<Record<string, unknown>> {

@@ -11,7 +11,7 @@ import type {
 // The modules mod.ts re-exports these from: mod.ts itself would load every dependency (YAML,
 // OAuth, OpenTelemetry) for a command that needs none. Config files, HTTP and OAuth are imported
 // when the command line asks for them.
-import { McpError } from "../errors.ts";
+import { type Diagnostic, McpError } from "../errors.ts";
 import { Redactor } from "../redact.ts";
 import { StdioTransport } from "../transport/stdio.ts";
 import { TapTransport } from "../transport/tap.ts";
@@ -86,7 +86,13 @@ export async function buildTransport(
 }
 
 /** Client options: timeouts, protocol, diagnostics, and the client-side handlers. */
-export function buildClientOptions(args: CliArgs, out: Output, signal: AbortSignal): ClientOptions {
+export function buildClientOptions(
+  args: CliArgs,
+  out: Output,
+  signal: AbortSignal,
+  diagnostics: Diagnostic[] = [],
+): ClientOptions {
+  const redact = redactor(args);
   // Roots only when asked: a server that follows roots (server-filesystem) would otherwise trade
   // the folders it was started with for ours, racing the first call.
   const roots = args.roots.map((dir) => ({
@@ -110,9 +116,15 @@ export function buildClientOptions(args: CliArgs, out: Output, signal: AbortSign
       return { role: "assistant", content: { type: "text", text: reply }, model: "mcp-inspect" };
     },
     ...(args.timeoutMs !== undefined ? { requestTimeoutMs: args.timeoutMs } : {}),
-    ...(args.verbose
-      ? { onDiagnostic: (d) => out.stderr(out.errStyle.dim(`[diagnostic] ${d.message}`)) }
-      : {}),
+    // Every fault of the server is kept (for --json and check); --verbose shows each as it comes.
+    onDiagnostic: (d) => {
+      const kept: Diagnostic = { ...d, message: redact(d.message) };
+      if (d.data !== undefined) kept.data = redact(d.data);
+      diagnostics.push(kept);
+      if (!args.verbose) return;
+      const data = kept.data === undefined ? "" : `: ${kept.data}`;
+      out.stderr(out.errStyle.dim(`[diagnostic] ${kept.kind}: ${kept.message}${data}`));
+    },
   };
 }
 

@@ -11,6 +11,7 @@ import {
   CancelledError,
   CapabilityError,
   ConnectionClosedError,
+  type Diagnostic,
   McpError,
   ProtocolError,
   TimeoutError,
@@ -134,6 +135,9 @@ Exit codes:
 Example:
   mcp-inspect tools call echo message=hi -- npx -y @modelcontextprotocol/server-everything`;
 
+/** Commands that run until stopped: --timeout bounds their connection, not their run. */
+const LONG_RUNNING = new Set(["shell", "logs"]);
+
 /** Runs the CLI and returns its exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
   const out: Output = {
@@ -143,6 +147,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     errStyle: style(Deno.stderr),
   };
   let json = false;
+  let deadline: ReturnType<typeof setTimeout> | undefined;
   const interrupt = new AbortController();
   const onSigint = () => interrupt.abort(new CancelledError("command", "interrupted"));
   // Commands over a config file of many servers parse their own options.
@@ -179,6 +184,12 @@ export async function main(argv: readonly string[]): Promise<number> {
       );
     }
     Deno.addSignalListener("SIGINT", onSigint);
+    // --timeout bounds the whole of a one-shot command, era probe and handshake included; for
+    // shell and logs, which run until stopped, it bounds the connection and each request.
+    if (args.timeoutMs !== undefined) {
+      const limit = args.timeoutMs;
+      deadline = setTimeout(() => interrupt.abort(new TimeoutError("command", limit)), limit);
+    }
     const wire = command.recordWire ? { sent: [], received: [] } : undefined;
     const [{ Client }, { buildClientOptions, buildTransport }] = await Promise.all([
       import("../client.ts"),
@@ -189,23 +200,31 @@ export async function main(argv: readonly string[]): Promise<number> {
       ? undefined
       : await (await import("./record.ts")).openRecorder(args, server);
     if (recorder) transport = recorder.wrap(transport);
-    const clientOptions = buildClientOptions(args, out, interrupt.signal);
+    const diagnostics: Diagnostic[] = [];
+    const clientOptions = buildClientOptions(args, out, interrupt.signal, diagnostics);
     const started = performance.now();
     await using client = await Client.connect(transport, clientOptions);
     recorder?.ready(client);
+    if (LONG_RUNNING.has(args.words[0] ?? "")) clearTimeout(deadline);
     const context: Context = {
       client,
       args,
       out,
       signal: interrupt.signal,
       connectMs: performance.now() - started,
+      diagnostics,
       positionals: args.words.slice(command.words.length),
       ...(wire ? { wire } : {}),
     };
-    return await runCommand(command, context);
+    try {
+      return await runCommand(command, context);
+    } finally {
+      summarise(diagnostics, args.verbose, out);
+    }
   } catch (error) {
     return report(error, out, json);
   } finally {
+    clearTimeout(deadline);
     try {
       Deno.removeSignalListener("SIGINT", onSigint);
     } catch {
@@ -230,6 +249,17 @@ async function findCommand(words: readonly string[], out: Output): Promise<Comma
   return COMMANDS.find(named);
 }
 
+/** One line on stderr for the server's protocol faults (each is shown with --verbose). */
+function summarise(diagnostics: readonly Diagnostic[], verbose: boolean, out: Output): void {
+  if (diagnostics.length === 0 || verbose) return;
+  const first = diagnostics[0]!;
+  const more = diagnostics.length > 1 ? ` (and ${diagnostics.length - 1} more)` : "";
+  out.stderr(
+    `${out.errStyle.red("warning:")} the server broke the protocol: ${first.message}${more}; ` +
+      "--verbose shows each",
+  );
+}
+
 function report(error: unknown, out: Output, _json: boolean): number {
   const red = out.errStyle.red;
   const message = error instanceof Error ? error.message : String(error);
@@ -238,6 +268,7 @@ function report(error: unknown, out: Output, _json: boolean): number {
     return EXIT.usage;
   }
   out.stderr(`${red("error:")} ${describe(error)}`);
+  if (error instanceof CancelledError && error.reason instanceof TimeoutError) return EXIT.timeout;
   if (error instanceof CancelledError) return EXIT.interrupted;
   if (error instanceof TimeoutError) return EXIT.timeout;
   if (error instanceof AuthorizationError) return EXIT.auth;
@@ -254,6 +285,9 @@ function describe(error: unknown): string {
     // code once.
     const message = error.message.replace(new RegExp(`^MCP error ${error.code}: `), "");
     return `server error ${error.code}: ${message}${data}`;
+  }
+  if (error instanceof CancelledError && error.reason instanceof TimeoutError) {
+    return `${error.reason.message.replace(/^Request command/, "The command")} (--timeout)`;
   }
   if (error instanceof ConnectionClosedError || error instanceof Error) return error.message;
   return String(error);
