@@ -43,6 +43,8 @@ export interface Command {
    * two snapshot files), `undefined` goes on to connect and {@link run}.
    */
   withoutServer?: (args: CliArgs, out: Output) => Promise<number | undefined>;
+  /** The command handles SIGINT itself (the shell: Ctrl-C cancels a call, not the session). */
+  handlesInterrupt?: boolean;
   /** Record every message of the connection in `context.wire`. */
   recordWire?: boolean;
 }

@@ -22,6 +22,7 @@ import { VERSION } from "../version.ts";
 import { parseCli, UsageError } from "./args.ts";
 import { type Command, COMMANDS, type Context, type Output, runCommand } from "./commands.ts";
 import { style } from "./format.ts";
+import { onStopSignals, SIGNAL_EXIT, type StopSignal } from "./_signals.ts";
 
 /** The commands with a module of their own, imported when named. */
 const LAZY_COMMANDS: Record<string, () => Promise<Command>> = {
@@ -130,7 +131,7 @@ Exit codes:
   0 success   1 the server returned an error (or a tool result with isError; check found a
   problem; diff found a difference; verify found drift; a skill failed verification)
   2 usage error   3 cannot connect or the transport failed   4 timeout
-  5 authorization required   130 interrupted (Ctrl-C)
+  5 authorization required   130 interrupted (Ctrl-C)   143 SIGTERM   129 SIGHUP
 
 Example:
   mcp-inspect tools call echo message=hi -- npx -y @modelcontextprotocol/server-everything`;
@@ -140,6 +141,13 @@ const LONG_RUNNING = new Set(["shell", "logs"]);
 
 /** Runs the CLI and returns its exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
+  const state: { signalled?: StopSignal } = {};
+  const code = await run(argv, state);
+  // Set once the server is stopped: a signal's exit code wins over the command's own.
+  return state.signalled === undefined ? code : SIGNAL_EXIT[state.signalled];
+}
+
+async function run(argv: readonly string[], state: { signalled?: StopSignal }): Promise<number> {
   const out: Output = {
     stdout: (text) => console.log(text),
     stderr: (text) => console.error(text),
@@ -149,7 +157,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   let json = false;
   let deadline: ReturnType<typeof setTimeout> | undefined;
   const interrupt = new AbortController();
-  const onSigint = () => interrupt.abort(new CancelledError("command", "interrupted"));
+  let stopSignals: Disposable | undefined;
   // Commands over a config file of many servers parse their own options.
   const many = Object.hasOwn(MANY_SERVER_COMMANDS, argv[0] ?? "")
     ? await MANY_SERVER_COMMANDS[argv[0]!]!()
@@ -183,7 +191,13 @@ export async function main(argv: readonly string[]): Promise<number> {
         "No server given: use --url <URL>, --config <file> --server <name>, or a command after --",
       );
     }
-    Deno.addSignalListener("SIGINT", onSigint);
+    // A stopping signal aborts the command, and leaving it closes the client, which stops the
+    // server's whole process group. The shell handles SIGINT itself (it cancels the call).
+    stopSignals = onStopSignals((signal) => {
+      if (signal === "SIGINT" && command.handlesInterrupt) return;
+      state.signalled ??= signal;
+      interrupt.abort(new CancelledError("command", `interrupted (${signal})`));
+    });
     // --timeout bounds the whole of a one-shot command, era probe and handshake included; for
     // shell and logs, which run until stopped, it bounds the connection and each request.
     if (args.timeoutMs !== undefined) {
@@ -225,11 +239,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return report(error, out, json);
   } finally {
     clearTimeout(deadline);
-    try {
-      Deno.removeSignalListener("SIGINT", onSigint);
-    } catch {
-      // never added
-    }
+    stopSignals?.[Symbol.dispose]();
   }
 }
 

@@ -22,6 +22,7 @@ import {
 } from "../../mod.ts";
 import { loadToolsModule, ToolsModuleError } from "./local_tools.ts";
 import { formatStats } from "./stats.ts";
+import { onStopSignals } from "./_signals.ts";
 
 export const PROXY_HELP =
   `Usage: mcp-inspect proxy [--config <file>] [--tools <module>]... [--http [--host <addr>] [--port <n>] [--token <t> | --no-auth]]
@@ -59,7 +60,7 @@ Options:
 Logs go to stderr; with --http the endpoint URL is printed on stdout.
 Exit codes: 0 stopped cleanly; 2 usage or config file error; 3 the port cannot be bound.`;
 
-/** Runs `proxy` until stdin ends (stdio) or SIGINT/SIGTERM; returns the exit code. */
+/** Runs `proxy` until stdin ends (stdio) or SIGINT/SIGTERM/SIGHUP; returns the exit code. */
 export async function proxyCommand(argv: readonly string[], out: Output): Promise<number> {
   let values;
   try {
@@ -196,9 +197,9 @@ export async function proxyCommand(argv: readonly string[], out: Output): Promis
     ? undefined
     : setInterval(report, statsSeconds * 1000);
   const stop = Promise.withResolvers<void>();
-  const onSignal = () => stop.resolve();
-  Deno.addSignalListener("SIGINT", onSignal);
-  Deno.addSignalListener("SIGTERM", onSignal);
+  // Stopping the proxy (Ctrl-C, a supervisor's SIGTERM, a closed terminal's SIGHUP) disposes
+  // the manager, which stops every server's process group.
+  using _signals = onStopSignals(() => stop.resolve());
   let http: HttpServerHandle | undefined;
   let recorder: Recorder | undefined;
   try {
@@ -245,8 +246,6 @@ export async function proxyCommand(argv: readonly string[], out: Output): Promis
     }
   } finally {
     clearInterval(statsTimer);
-    Deno.removeSignalListener("SIGINT", onSignal);
-    Deno.removeSignalListener("SIGTERM", onSignal);
     await http?.close();
     await recorder?.close();
   }

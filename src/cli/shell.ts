@@ -7,6 +7,8 @@ import process from "node:process";
 import { parse } from "shell-quote";
 import { parseCli, UsageError } from "./args.ts";
 import type { Command, Context } from "./commands.ts";
+import { CancelledError } from "../errors.ts";
+import { onStopSignals } from "./_signals.ts";
 
 const BUILTINS = ["help", "exit", "quit"];
 
@@ -28,6 +30,7 @@ export function shellCommand(
 ): Command {
   return {
     words: ["shell"],
+    handlesInterrupt: true,
     async run(context: Context): Promise<number> {
       const { client, out } = context;
       const names = commands.map((c) => c.words.join(" "));
@@ -55,6 +58,24 @@ export function shellCommand(
       }
       rl.setPrompt("mcp> ");
       let last = 0;
+      // Ctrl-C during a call cancels the call (notifications/cancelled) and comes back to the
+      // prompt; at the prompt it ends the shell with 130. On a terminal readline turns it into an
+      // event; with piped stdin it is a signal.
+      let running: AbortController | undefined;
+      let interrupted = false;
+      const onInterrupt = () => {
+        if (running) {
+          running.abort(new CancelledError("command", "interrupted"));
+          return;
+        }
+        interrupted = true;
+        rl.close();
+      };
+      rl.on("SIGINT", onInterrupt);
+      using _signals = onStopSignals(onInterrupt, ["SIGINT"]);
+      // SIGTERM and SIGHUP abort the whole command: the loop ends with them.
+      const onAbort = () => rl.close();
+      context.signal.addEventListener("abort", onAbort, { once: true });
       try {
         for await (const line of lineIterator(rl, terminal)) {
           const trimmed = line.trim();
@@ -64,11 +85,20 @@ export function shellCommand(
             out.stdout(`Commands: ${names.join(", ")}, exit`);
             continue;
           }
-          last = await runLine(trimmed, commands, context, report);
+          running = new AbortController();
+          const signal = AbortSignal.any([context.signal, running.signal]);
+          try {
+            last = await runLine(trimmed, commands, { ...context, signal }, report);
+          } finally {
+            running = undefined;
+          }
+          if (context.signal.aborted) break;
         }
       } finally {
+        context.signal.removeEventListener("abort", onAbort);
         rl.close();
       }
+      if (interrupted) return 130;
       return terminal ? 0 : last;
     },
   };
