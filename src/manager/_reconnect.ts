@@ -8,6 +8,7 @@ import type { CallOptions, Phase } from "./_server.ts";
 import type { ServerSettings } from "./_settings.ts";
 import { Waiters } from "./_waiters.ts";
 import { ServerUnavailableError } from "./errors.ts";
+import { headline } from "./_headline.ts";
 
 /** What a waiting call needs to know of its server, read when the wait starts and if it times out. */
 interface Reconnecting {
@@ -24,6 +25,8 @@ export class Reconnection {
   #failures = 0;
   #gaveUp = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** Runs once a connection has lasted `stableAfterMs`: only then does the backoff start over. */
+  #stable: ReturnType<typeof setTimeout> | undefined;
 
   constructor(settings: ServerSettings) {
     this.#settings = settings;
@@ -41,6 +44,8 @@ export class Reconnection {
    */
   schedule(retry: () => void, gaveUp: () => Error): void {
     clearTimeout(this.#timer);
+    // Lost before it proved stable: a server that crashes on every call keeps backing off.
+    clearTimeout(this.#stable);
     if (this.#failures >= this.#settings.maxReconnectAttempts) {
       this.#gaveUp = true;
       this.#waiters.reject(gaveUp());
@@ -58,12 +63,21 @@ export class Reconnection {
   /** Drops the scheduled retry, if any. */
   cancel(): void {
     clearTimeout(this.#timer);
+    clearTimeout(this.#stable);
   }
 
-  /** A connection is up: the next failure starts again from the initial delay. */
-  reset(): void {
-    this.#failures = 0;
+  /**
+   * A connection is up. The attempt count starts over only once it has lasted `stableAfterMs`:
+   * a server that handshakes, then crashes on its first call, must not be restarted on every
+   * call at the initial delay.
+   */
+  connected(): void {
     this.#gaveUp = false;
+    clearTimeout(this.#stable);
+    this.#stable = setTimeout(() => {
+      this.#stable = undefined;
+      this.#failures = 0;
+    }, this.#settings.reconnect.stableAfterMs);
   }
 
   /** Hands a new client to the calls waiting for one. */
@@ -83,7 +97,15 @@ export class Reconnection {
   async wait(server: Reconnecting, options: CallOptions): Promise<void> {
     const mode = options.whileReconnecting ?? this.#settings.whileReconnecting;
     if (mode === "fail" || !server.retrying) {
-      throw new ServerUnavailableError(server.name, server.phase, server.lastError);
+      const last = server.lastError ? ` (last error: ${headline(server.lastError)})` : "";
+      throw new ServerUnavailableError(
+        server.name,
+        server.phase,
+        server.lastError,
+        this.#gaveUp
+          ? `it gave up reconnecting after ${this.#failures} failed attempts in a row${last}`
+          : undefined,
+      );
     }
     const waitMs = options.waitTimeoutMs ?? this.#settings.waitTimeoutMs;
     await this.#waiters.wait(waitMs, options.signal, () =>
@@ -92,7 +114,7 @@ export class Reconnection {
         server.phase,
         server.lastError,
         `it did not become ready within ${waitMs} ms (it is ${server.phase}${
-          server.lastError ? `; last error: ${server.lastError.message}` : ""
+          server.lastError ? `; last error: ${headline(server.lastError)}` : ""
         })`,
       ));
   }

@@ -217,7 +217,7 @@ export class ManagedServer implements Lists {
     if (!current()) throw new ServerUnavailableError(this.name, this.#phase, this.lastError);
     if (this.#everConnected) this.reconnects++;
     this.#everConnected = true;
-    this.#reconnection.reset();
+    this.#reconnection.connected();
     this.connectedAt = Date.now();
     this.connectMs = performance.now() - started;
     this.#setPhase("ready");

@@ -16,7 +16,13 @@ export interface ServerSettings {
   healthIntervalMs: number;
   healthTimeoutMs: number;
   idleTimeoutMs: number;
-  reconnect: { initialDelayMs: number; maxDelayMs: number; multiplier: number; jitter: number };
+  reconnect: {
+    initialDelayMs: number;
+    maxDelayMs: number;
+    multiplier: number;
+    jitter: number;
+    stableAfterMs: number;
+  };
   maxReconnectAttempts: number;
   whileReconnecting: "wait" | "fail";
   waitTimeoutMs: number;
@@ -39,6 +45,7 @@ export function settingsOf(options: ManagerOptions): ServerSettings {
       maxDelayMs: reconnect.maxDelayMs ?? 30_000,
       multiplier: reconnect.multiplier ?? 2,
       jitter: reconnect.jitter ?? 0.3,
+      stableAfterMs: reconnect.stableAfterMs ?? 10_000,
     },
     maxReconnectAttempts: options.maxReconnectAttempts ?? Infinity,
     whileReconnecting: options.whileReconnecting ?? "wait",

@@ -4,6 +4,8 @@
  * @module
  */
 
+import { headline } from "./_headline.ts";
+
 /**
  * A tool call refused because the server's `deny` list matches the tool, or its `allow` list
  * does not. The server is never contacted.
@@ -111,9 +113,10 @@ export class ServerUnavailableError extends Error {
    * ```
    */
   constructor(server: string, state: string, lastError?: Error, detail?: string) {
+    // The last error's first line only: its stderr tail was shown once, with the crash itself.
     const why = state === "unknown"
       ? "no server has that name"
-      : detail ?? `it is ${state}${lastError ? ` (last error: ${lastError.message})` : ""}`;
+      : detail ?? `it is ${state}${lastError ? ` (last error: ${headline(lastError)})` : ""}`;
     super(`Server "${server}" is not available: ${why}`, lastError ? { cause: lastError } : {});
     this.name = "ServerUnavailableError";
     this.server = server;

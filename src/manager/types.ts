@@ -197,12 +197,17 @@ export interface ManagerOptions {
   healthIntervalMs?: number;
   /** How long a liveness check waits for its answer (10 s). */
   healthTimeoutMs?: number;
-  /** Reconnection backoff: first delay (500 ms), doubling up to `maxDelayMs` (30 s), ±`jitter`. */
+  /**
+   * Reconnection backoff: first delay (500 ms), doubling up to `maxDelayMs` (30 s), ±`jitter`.
+   * The delays start over only once a connection has lasted `stableAfterMs` (10 s), so a server
+   * that crashes on every call is restarted less and less often, not on every call.
+   */
   reconnect?: {
     initialDelayMs?: number;
     maxDelayMs?: number;
     multiplier?: number;
     jitter?: number;
+    stableAfterMs?: number;
   };
   /** Failed attempts in a row before a server stays `failed` (unlimited). */
   maxReconnectAttempts?: number;
