@@ -3,6 +3,7 @@
 
 import {
   diffSurfaces,
+  parseRecording,
   parseSurface,
   snapshotSurface,
   type Surface,
@@ -23,11 +24,11 @@ async function readSurface(file: string): Promise<Surface> {
   }
   // A recording (JSON Lines under its header) shows a surface too.
   if (text.trimStart().startsWith('{"format":"mcp-inspect-recording"')) {
-    const { readRecording } = await import("./record.ts");
     try {
-      return surfaceFromRecording(await readRecording(file));
+      return surfaceFromRecording(parseRecording(text, `"${file}"`));
     } catch (error) {
-      throw new UsageError(`"${file}": ${(error as Error).message}`);
+      const message = (error as Error).message;
+      throw new UsageError(message.startsWith(`"${file}"`) ? message : `"${file}": ${message}`);
     }
   }
   let value: unknown;

@@ -5,15 +5,8 @@
 import assert from "node:assert/strict";
 import { Client as SdkClient } from "@modelcontextprotocol/client";
 import { StdioClientTransport as SdkStdioTransport } from "@modelcontextprotocol/client/stdio";
-import {
-  Client,
-  HttpTransport,
-  McpError,
-  parseRecording,
-  Recorder,
-  replayTransport,
-  StdioTransport,
-} from "../../mod.ts";
+import { Client, HttpTransport, McpError, StdioTransport } from "../../mod.ts";
+import { parseRecording, Recorder, replayTransport } from "../../src/testing/testing.ts";
 import { fixture } from "../_helpers.ts";
 import { npmServer } from "../_npm_servers.ts";
 import { cli, cliCommand, readUntil, ROOT, SERVER } from "../_cli_run.ts";
