@@ -77,6 +77,11 @@ export class TapTransport implements Transport {
     this.inner.onRequestError = handler;
   }
 
+  /** The session's request-failure handler, as installed on the inner transport. */
+  get onRequestError(): ((id: RequestId, error: Error) => void) | undefined {
+    return this.inner.onRequestError;
+  }
+
   /** Forwards diagnostics of the inner transport to the session. */
   set onDiagnostic(handler: ((diagnostic: Diagnostic) => void) | undefined) {
     this.inner.onDiagnostic = handler;
@@ -85,11 +90,6 @@ export class TapTransport implements Transport {
   /** The session's diagnostics handler, as installed on the inner transport. */
   get onDiagnostic(): ((diagnostic: Diagnostic) => void) | undefined {
     return this.inner.onDiagnostic;
-  }
-
-  /** The session's request-failure handler, as installed on the inner transport. */
-  get onRequestError(): ((id: RequestId, error: Error) => void) | undefined {
-    return this.inner.onRequestError;
   }
 
   /** Starts the inner transport and the taps. */
