@@ -10,7 +10,8 @@
 
 import { parseArgs } from "node:util";
 import { availableParallelism } from "node:os";
-import { DEFAULT_INHERITED_ENV_VARS, type ServerConfig, ServerManager } from "../mod.ts";
+import { DEFAULT_INHERITED_ENV_VARS } from "../mod.ts";
+import { type ServerConfig, ServerManager } from "../src/manager/mod.ts";
 
 const USAGE = "deno task bench:manager [--servers N] [--rounds N] [--json]";
 

@@ -33,7 +33,7 @@ import { MAX_CONFIG_DEPTH, tooDeepAt } from "./config/_depth.ts";
  *
  * @example
  * ```ts
- * import type { ServerPolicy } from "@mcp-inspect/client";
+ * import type { ServerPolicy } from "@mcp-inspect/client/manager";
  * const policy: ServerPolicy = { deny: ["delete_*"], idleTimeoutMs: 300_000 };
  * ```
  */
@@ -53,7 +53,7 @@ export interface ServerPolicy {
  *
  * @example
  * ```ts
- * import type { StdioServerConfig } from "@mcp-inspect/client";
+ * import type { StdioServerConfig } from "@mcp-inspect/client/manager";
  * const memory: StdioServerConfig = {
  *   command: "npx",
  *   args: ["-y", "@modelcontextprotocol/server-memory"],
@@ -80,7 +80,7 @@ export interface StdioServerConfig extends ServerPolicy {
  *
  * @example
  * ```ts
- * import type { HttpServerConfig } from "@mcp-inspect/client";
+ * import type { HttpServerConfig } from "@mcp-inspect/client/manager";
  * const remote: HttpServerConfig = {
  *   type: "http",
  *   url: "https://example.com/mcp",
@@ -102,7 +102,7 @@ export interface HttpServerConfig extends ServerPolicy {
  *
  * @example
  * ```ts
- * import type { ServerConfig } from "@mcp-inspect/client";
+ * import type { ServerConfig } from "@mcp-inspect/client/manager";
  * const servers: Record<string, ServerConfig> = {
  *   files: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "."] },
  *   remote: { url: "https://example.com/mcp", deny: ["delete_*"] },
@@ -118,7 +118,7 @@ export type ServerConfig = StdioServerConfig | HttpServerConfig;
  *
  * @example Reporting where a config file is broken
  * ```ts
- * import { ConfigError, parseConfig } from "@mcp-inspect/client";
+ * import { ConfigError, parseConfig } from "@mcp-inspect/client/manager";
  * try {
  *   parseConfig('{ "mcpServers": { "a": { "command": "x" } ', { file: "mcp.json" });
  * } catch (error) {
@@ -143,7 +143,7 @@ export class ConfigError extends Error {
    *
    * @example
    * ```ts
-   * import { ConfigError } from "@mcp-inspect/client";
+   * import { ConfigError } from "@mcp-inspect/client/manager";
    * const error = new ConfigError("Cannot read config file \"x.json\": not found", { file: "x.json" });
    * console.log(error.file);
    * ```
@@ -169,7 +169,7 @@ export class ConfigError extends Error {
  *
  * @example Printing the warnings of a config file
  * ```ts
- * import { parseConfig } from "@mcp-inspect/client";
+ * import { parseConfig } from "@mcp-inspect/client/manager";
  * const text = '{ "mcpServers": { "fs": { "command": "x", "denyTools": ["rm"] } } }';
  * const { warnings } = parseConfig(text, { file: ".mcp.json" });
  * console.log(warnings[0]?.message);
@@ -198,7 +198,7 @@ export interface ConfigWarning {
  *
  * @example Expanding from a fixed environment
  * ```ts
- * import type { LoadConfigOptions } from "@mcp-inspect/client";
+ * import type { LoadConfigOptions } from "@mcp-inspect/client/manager";
  * const options: LoadConfigOptions = { env: { GITHUB_TOKEN: "t0k3n" } };
  * ```
  */
@@ -272,7 +272,7 @@ export interface PoolSettings {
  *   column), has no server list, or (with `strict`) has an unknown key.
  * @example Loading Claude Desktop's config
  * ```ts ignore
- * import { loadConfig } from "@mcp-inspect/client";
+ * import { loadConfig } from "@mcp-inspect/client/manager";
  * const { servers } = await loadConfig(
  *   `${Deno.env.get("HOME")}/Library/Application Support/Claude/claude_desktop_config.json`,
  * );
@@ -302,7 +302,7 @@ export async function loadConfig(
  *   has an unknown key.
  * @example Parsing a Claude Code `.mcp.json`
  * ```ts
- * import { parseConfig } from "@mcp-inspect/client";
+ * import { parseConfig } from "@mcp-inspect/client/manager";
  * const { servers } = parseConfig(
  *   `{ "mcpServers": { "api": { "type": "http", "url": "\${API_URL:-http://127.0.0.1:3000/mcp}" } } }`,
  *   { file: ".mcp.json", env: {} },

@@ -58,7 +58,7 @@ const KIND_EVENT = {
  *
  * @example Calling a tool of one of several servers
  * ```ts ignore
- * import { loadConfig, ServerManager } from "@mcp-inspect/client";
+ * import { loadConfig, ServerManager } from "@mcp-inspect/client/manager";
  * await using manager = new ServerManager();
  * await manager.setServers((await loadConfig("mcp.json")).servers);
  * console.log(manager.allTools().map((t) => t.qualifiedName));
@@ -82,7 +82,7 @@ export class ServerManager implements AsyncDisposable {
    *
    * @example
    * ```ts
-   * import { ServerManager } from "@mcp-inspect/client";
+   * import { ServerManager } from "@mcp-inspect/client/manager";
    * const manager = new ServerManager({ idleTimeoutMs: 300_000 });
    * await manager.close();
    * ```

@@ -6,8 +6,6 @@
  * @module
  */
 
-import type { ServerConfig } from "./config.ts";
-
 /** What a secret is replaced with. */
 export const REDACTED: string = "***";
 
@@ -118,12 +116,20 @@ export class Redactor {
    * @example
    * ```ts
    * import { Redactor } from "@mcp-inspect/client";
-   * const redactor = new Redactor().addServer({ command: "x", env: { TOKEN: "t0k3n-abc" } });
+   * const redactor = new Redactor().addServer({ env: { TOKEN: "t0k3n-abc" } });
    * console.log(redactor.redact("TOKEN=t0k3n-abc")); // "TOKEN=***"
    * ```
    */
-  addServer(config: ServerConfig): this {
-    if ("url" in config) {
+  addServer(
+    config: {
+      url?: string;
+      headers?: Readonly<Record<string, string>>;
+      env?: Readonly<Record<string, string>>;
+    },
+  ): this {
+    // The shape of a `ServerConfig` (from the manager's entry point), without importing it: the
+    // client's entry point loads nothing of the manager.
+    if (config.url !== undefined) {
       this.addUrl(config.url);
       this.addHeaders(config.headers ?? {});
     } else {

@@ -41,7 +41,7 @@ export * from "./registry/types.ts";
  *
  * @example A local tool beside the tools of a config file's servers
  * ```ts ignore
- * import { loadConfig, ServerManager, ToolRegistry } from "@mcp-inspect/client";
+ * import { loadConfig, ServerManager, ToolRegistry } from "@mcp-inspect/client/manager";
  * await using manager = new ServerManager();
  * await manager.setServers((await loadConfig("mcp.json")).servers);
  * using registry = new ToolRegistry({ manager, resourceTools: true, cache: true });
@@ -72,7 +72,7 @@ export class ToolRegistry implements Disposable {
    * @throws {TypeError} when `resourceTools` is asked for without a manager.
    * @example A registry of local tools only
    * ```ts
-   * import { ToolRegistry } from "@mcp-inspect/client";
+   * import { ToolRegistry } from "@mcp-inspect/client/manager";
    * using registry = new ToolRegistry();
    * registry.register({ name: "ping", inputSchema: { type: "object" }, handler: () => "pong" });
    * console.log((await registry.call("ping")).content); // [{ type: "text", text: "pong" }]
@@ -113,7 +113,7 @@ export class ToolRegistry implements Disposable {
    *
    * @example Following changes
    * ```ts
-   * import { ToolRegistry } from "@mcp-inspect/client";
+   * import { ToolRegistry } from "@mcp-inspect/client/manager";
    * using registry = new ToolRegistry();
    * const off = registry.on("changed", ({ added }) => console.log("added", added));
    * registry.register({ name: "hi", inputSchema: { type: "object" }, handler: () => "hi" });
@@ -144,7 +144,7 @@ export class ToolRegistry implements Disposable {
    *   a schema does not compile.
    * @example Registering a tool and reading its hints
    * ```ts
-   * import { ToolRegistry } from "@mcp-inspect/client";
+   * import { ToolRegistry } from "@mcp-inspect/client/manager";
    * using registry = new ToolRegistry();
    * const entry = registry.register({
    *   name: "drop_table",

@@ -13,7 +13,7 @@ import type { ServerState } from "./manager/types.ts";
  *
  * @example Percentiles over the last minute
  * ```ts
- * import { ServerManager } from "@mcp-inspect/client";
+ * import { ServerManager } from "@mcp-inspect/client/manager";
  * await using manager = new ServerManager({ stats: { windowMs: 60_000, maxSamples: 500 } });
  * ```
  */

@@ -2,7 +2,7 @@
 // or an error with `strict`; and no warning for the keys real-world files hold.
 
 import assert from "node:assert/strict";
-import { ConfigError, loadConfig, parseConfig } from "../mod.ts";
+import { ConfigError, loadConfig, parseConfig } from "../src/manager/mod.ts";
 
 const dir = new URL("../testdata/configs/", import.meta.url).pathname;
 const path = (name: string): string => `${dir}${name}`;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ConfigError, loadConfig, parseConfig } from "../mod.ts";
+import { ConfigError, loadConfig, parseConfig } from "../src/manager/mod.ts";
 
 const dir = new URL("../testdata/configs/", import.meta.url).pathname;
 const path = (name: string): string => `${dir}${name}`;

@@ -3,12 +3,8 @@
 // stderr lines are shown once, with the crash, not repeated by every refused call after it.
 
 import assert from "node:assert/strict";
-import {
-  ConnectionClosedError,
-  type ServerConfig,
-  ServerManager,
-  ServerUnavailableError,
-} from "../mod.ts";
+import { ConnectionClosedError } from "../mod.ts";
+import { type ServerConfig, ServerManager, ServerUnavailableError } from "../src/manager/mod.ts";
 import { fakeServer } from "./_helpers.ts";
 
 function crashing(): ServerConfig {

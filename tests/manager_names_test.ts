@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { MAX_QUALIFIED_NAME_LENGTH, qualifiedToolName, ServerManager } from "../mod.ts";
+import { MAX_QUALIFIED_NAME_LENGTH, qualifiedToolName, ServerManager } from "../src/manager/mod.ts";
 import { fakeServer } from "./_helpers.ts";
 
 Deno.test("qualifiedToolName() replaces unsafe characters and keeps names within 64", () => {

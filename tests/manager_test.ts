@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
+import { StdioTransport } from "../mod.ts";
 import {
   type ManagerEvents,
   type ServerConfig,
   ServerManager,
   type ServerStatus,
   ServerUnavailableError,
-  StdioTransport,
   ToolDeniedError,
   UnknownToolError,
-} from "../mod.ts";
+} from "../src/manager/mod.ts";
 import { fakeServer, rejectsWith } from "./_helpers.ts";
 
 function fake(name: string, extra: Partial<ServerConfig> = {}): ServerConfig {

@@ -6,7 +6,7 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
-import { ServerManager } from "../mod.ts";
+import { ServerManager } from "../src/manager/mod.ts";
 import { fakeServer } from "./_helpers.ts";
 
 Deno.test("a tool call is a span mcp.<server>.<tool> whose context reaches the server in _meta", async () => {

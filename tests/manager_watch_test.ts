@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type ConfigError, type ManagerEvents, ServerManager } from "../mod.ts";
+import { type ConfigError, type ManagerEvents, ServerManager } from "../src/manager/mod.ts";
 import { fakeServer } from "./_helpers.ts";
 
 function entry(name: string): { command: string; args: string[] } {

@@ -2,16 +2,9 @@
 // (to the client whose call caused them, in both eras), resource subscriptions and completions.
 
 import assert from "node:assert/strict";
-import {
-  type ClientOptions,
-  createProxyServer,
-  MemoryTransport,
-  serveHttp,
-  type ServerConfig,
-  ServerManager,
-  ServerRequestRelay,
-  StreamableHttpTransport,
-} from "../mod.ts";
+import { type ClientOptions, MemoryTransport, StreamableHttpTransport } from "../mod.ts";
+import { type ServerConfig, ServerManager } from "../src/manager/mod.ts";
+import { createProxyServer, serveHttp, ServerRequestRelay } from "../src/server/mod.ts";
 import { connectChecked, fakeServer } from "./_helpers.ts";
 
 function fake(name: string): ServerConfig {

@@ -7,15 +7,13 @@ import {
   CancelledError,
   Client,
   type ClientOptions,
-  createProxyServer,
   HttpTransport,
   McpError,
   MemoryTransport,
   type Progress,
-  serveHttp,
-  type ServerConfig,
-  ServerManager,
 } from "../mod.ts";
+import { type ServerConfig, ServerManager } from "../src/manager/mod.ts";
+import { createProxyServer, serveHttp } from "../src/server/mod.ts";
 import { fakeServer, rejectsWith } from "./_helpers.ts";
 
 function fake(name: string, extra: Partial<ServerConfig> = {}): ServerConfig {

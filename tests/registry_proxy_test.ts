@@ -1,15 +1,7 @@
 import assert from "node:assert/strict";
-import {
-  Client,
-  createProxyServer,
-  HttpTransport,
-  McpError,
-  MemoryTransport,
-  serveHttp,
-  type ServerConfig,
-  ServerManager,
-  ToolRegistry,
-} from "../mod.ts";
+import { Client, HttpTransport, McpError, MemoryTransport } from "../mod.ts";
+import { type ServerConfig, ServerManager, ToolRegistry } from "../src/manager/mod.ts";
+import { createProxyServer, serveHttp } from "../src/server/mod.ts";
 import { fakeServer, rejectsWith } from "./_helpers.ts";
 
 function fake(name: string, extra: Partial<ServerConfig> = {}): ServerConfig {

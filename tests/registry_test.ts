@@ -1,19 +1,15 @@
 import assert from "node:assert/strict";
+import { CancelledError, McpError, type Progress, TimeoutError, ValidationError } from "../mod.ts";
 import {
-  CancelledError,
   type LocalTool,
-  McpError,
-  type Progress,
   type RegistryChange,
   type ServerConfig,
   ServerManager,
-  TimeoutError,
   ToolDeniedError,
   ToolRegistrationError,
   ToolRegistry,
   UnknownToolError,
-  ValidationError,
-} from "../mod.ts";
+} from "../src/manager/mod.ts";
 import { fakeServer, rejectsWith } from "./_helpers.ts";
 
 function fake(name: string, extra: Partial<ServerConfig> = {}): ServerConfig {

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { type ResultCacheOptions, type ServerConfig, ServerManager, ToolRegistry } from "../mod.ts";
+import {
+  type ResultCacheOptions,
+  type ServerConfig,
+  ServerManager,
+  ToolRegistry,
+} from "../src/manager/mod.ts";
 import { fakeServer } from "./_helpers.ts";
 
 function fake(name: string): ServerConfig {

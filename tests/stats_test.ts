@@ -1,14 +1,12 @@
 import assert from "node:assert/strict";
+import { CancelledError, McpError, TimeoutError } from "../mod.ts";
 import {
-  CancelledError,
-  McpError,
   type ServerConfig,
   ServerManager,
   type ServerStats,
-  TimeoutError,
   ToolDeniedError,
   ToolRegistry,
-} from "../mod.ts";
+} from "../src/manager/mod.ts";
 import { percentiles } from "../src/manager/_stats.ts";
 import { fakeServer, rejectsWith } from "./_helpers.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ConfigError, loadConfig, ServerManager } from "../mod.ts";
+import { ConfigError, loadConfig, ServerManager } from "../src/manager/mod.ts";
 import { fakeServer } from "./_helpers.ts";
 
 const dir = new URL("../testdata/configs/", import.meta.url).pathname;

@@ -24,7 +24,7 @@ function opener(os: typeof Deno.build.os): [string, string[]] {
  *
  * @example
  * ```ts ignore
- * import { openBrowser } from "@mcp-inspect/client";
+ * import { openBrowser } from "@mcp-inspect/client/auth";
  * if (!await openBrowser("https://auth.example.com/authorize?client_id=abc")) {
  *   console.log("Open the URL yourself");
  * }

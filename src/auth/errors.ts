@@ -12,7 +12,7 @@ import { type AuthChallenge, AuthorizationError } from "../errors.ts";
  *
  * @example
  * ```ts
- * import type { OAuthErrorKind } from "@mcp-inspect/client";
+ * import type { OAuthErrorKind } from "@mcp-inspect/client/auth";
  * const kind: OAuthErrorKind = "discovery";
  * ```
  */
@@ -52,7 +52,7 @@ export class OAuthError extends Error {
    *
    * @example
    * ```ts
-   * import { OAuthError } from "@mcp-inspect/client";
+   * import { OAuthError } from "@mcp-inspect/client/auth";
    * const error = new OAuthError("Token request failed", "token", { oauthError: "invalid_grant" });
    * console.log(error.kind, error.oauthError); // "token" "invalid_grant"
    * ```
@@ -95,7 +95,7 @@ export class AuthorizationRequiredError extends AuthorizationError {
    *
    * @example
    * ```ts
-   * import { AuthorizationRequiredError } from "@mcp-inspect/client";
+   * import { AuthorizationRequiredError } from "@mcp-inspect/client/auth";
    * const error = new AuthorizationRequiredError("Log in first", "https://mcp.example.com/mcp");
    * console.log(error.status, error.serverUrl); // 401 "https://mcp.example.com/mcp"
    * ```

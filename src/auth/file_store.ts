@@ -27,7 +27,7 @@ function env(name: string): string | undefined {
  *
  * @example
  * ```ts
- * import { defaultCredentialsPath } from "@mcp-inspect/client";
+ * import { defaultCredentialsPath } from "@mcp-inspect/client/auth";
  * console.log(defaultCredentialsPath().endsWith("credentials.json")); // true
  * ```
  */
@@ -53,7 +53,7 @@ export function defaultCredentialsPath(): string {
  *
  * @example Storing tokens for the CLI
  * ```ts ignore
- * import { FileTokenStore, OAuthProvider } from "@mcp-inspect/client";
+ * import { FileTokenStore, OAuthProvider } from "@mcp-inspect/client/auth";
  * const provider = new OAuthProvider({
  *   serverUrl: "https://mcp.example.com/mcp",
  *   store: new FileTokenStore(),
@@ -71,7 +71,7 @@ export class FileTokenStore implements TokenStore {
    *
    * @example
    * ```ts
-   * import { FileTokenStore } from "@mcp-inspect/client";
+   * import { FileTokenStore } from "@mcp-inspect/client/auth";
    * const store = new FileTokenStore("/tmp/mcp-inspect-test/credentials.json");
    * console.log(store.path);
    * ```

@@ -14,7 +14,7 @@ import { openBrowser } from "./browser.ts";
  *
  * @example
  * ```ts
- * import type { LoopbackAuthorizationOptions } from "@mcp-inspect/client";
+ * import type { LoopbackAuthorizationOptions } from "@mcp-inspect/client/auth";
  * const options: LoopbackAuthorizationOptions = { openBrowser: false, onUrl: (url) => console.log(url.href) };
  * ```
  */
@@ -39,7 +39,7 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>mcp-inspect</title>
  *
  * @example
  * ```ts ignore
- * import { LoopbackAuthorization, OAuthProvider } from "@mcp-inspect/client";
+ * import { LoopbackAuthorization, OAuthProvider } from "@mcp-inspect/client/auth";
  * await using login = await LoopbackAuthorization.start({ onUrl: (url) => console.error(`Open ${url}`) });
  * const provider = new OAuthProvider({ serverUrl: "https://mcp.example.com/mcp", interaction: login });
  * await provider.authorize();
@@ -68,7 +68,7 @@ export class LoopbackAuthorization implements AuthorizationInteraction, AsyncDis
    *
    * @example
    * ```ts
-   * import { LoopbackAuthorization } from "@mcp-inspect/client";
+   * import { LoopbackAuthorization } from "@mcp-inspect/client/auth";
    * await using login = await LoopbackAuthorization.start({ openBrowser: false });
    * console.log(login.redirectUri.startsWith("http://127.0.0.1:")); // true
    * ```

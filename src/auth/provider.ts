@@ -44,7 +44,8 @@ function serverKey(url: URL): string {
  *
  * @example Logging in with the browser, then connecting
  * ```ts ignore
- * import { Client, FileTokenStore, LoopbackAuthorization, OAuthProvider, StreamableHttpTransport } from "@mcp-inspect/client";
+ * import { Client, StreamableHttpTransport } from "@mcp-inspect/client";
+ * import { FileTokenStore, LoopbackAuthorization, OAuthProvider } from "@mcp-inspect/client/auth";
  * await using login = await LoopbackAuthorization.start();
  * const provider = new OAuthProvider({
  *   serverUrl: "https://mcp.example.com/mcp",
@@ -79,7 +80,7 @@ export class OAuthProvider {
    *
    * @example
    * ```ts
-   * import { OAuthProvider } from "@mcp-inspect/client";
+   * import { OAuthProvider } from "@mcp-inspect/client/auth";
    * const provider = new OAuthProvider({ serverUrl: "https://mcp.example.com/mcp" });
    * console.log(provider.serverUrl);
    * ```

@@ -12,7 +12,7 @@
  *
  * @example
  * ```ts
- * import type { StoredClient } from "@mcp-inspect/client";
+ * import type { StoredClient } from "@mcp-inspect/client/auth";
  * const client: StoredClient = { clientId: "abc", source: "dynamic", tokenEndpointAuthMethod: "none" };
  * ```
  */
@@ -34,7 +34,7 @@ export interface StoredClient {
  *
  * @example
  * ```ts
- * import type { StoredTokens } from "@mcp-inspect/client";
+ * import type { StoredTokens } from "@mcp-inspect/client/auth";
  * const tokens: StoredTokens = {
  *   accessToken: "...",
  *   tokenType: "bearer",
@@ -62,7 +62,7 @@ export interface StoredTokens {
  *
  * @example
  * ```ts
- * import type { IssuerRecord } from "@mcp-inspect/client";
+ * import type { IssuerRecord } from "@mcp-inspect/client/auth";
  * const record: IssuerRecord = { client: { clientId: "abc", source: "dynamic" } };
  * ```
  */
@@ -80,7 +80,7 @@ export interface IssuerRecord {
  *
  * @example
  * ```ts
- * import type { AuthRecord } from "@mcp-inspect/client";
+ * import type { AuthRecord } from "@mcp-inspect/client/auth";
  * const record: AuthRecord = { issuer: "https://auth.example.com", issuers: {} };
  * ```
  */
@@ -97,7 +97,7 @@ export interface AuthRecord {
  *
  * @example A store backed by a Map
  * ```ts
- * import type { AuthRecord, TokenStore } from "@mcp-inspect/client";
+ * import type { AuthRecord, TokenStore } from "@mcp-inspect/client/auth";
  * const map = new Map<string, AuthRecord>();
  * const store: TokenStore = {
  *   get: (url) => Promise.resolve(structuredClone(map.get(url))),
@@ -123,7 +123,7 @@ export interface TokenStore {
  *
  * @example
  * ```ts
- * import { MemoryTokenStore } from "@mcp-inspect/client";
+ * import { MemoryTokenStore } from "@mcp-inspect/client/auth";
  * const store = new MemoryTokenStore();
  * await store.set("https://mcp.example.com/mcp", { issuers: {} });
  * console.log(await store.list()); // ["https://mcp.example.com/mcp"]

@@ -14,7 +14,7 @@ import type { StoredClient, TokenStore } from "./store.ts";
  *
  * @example An interaction that asks the user to paste the callback URL
  * ```ts
- * import type { AuthorizationInteraction } from "@mcp-inspect/client";
+ * import type { AuthorizationInteraction } from "@mcp-inspect/client/auth";
  * const interaction: AuthorizationInteraction = {
  *   redirectUri: "http://127.0.0.1:8976/callback",
  *   openAuthorizationUrl(url) {
@@ -36,7 +36,7 @@ export interface AuthorizationInteraction {
  *
  * @example
  * ```ts
- * import type { Secret } from "@mcp-inspect/client";
+ * import type { Secret } from "@mcp-inspect/client/auth";
  * const token: Secret = () => Deno.env.get("WORKLOAD_TOKEN") ?? "";
  * ```
  */
@@ -47,7 +47,7 @@ export type Secret = string | (() => string | Promise<string>);
  *
  * @example
  * ```ts
- * import type { IdentityProvider } from "@mcp-inspect/client";
+ * import type { IdentityProvider } from "@mcp-inspect/client/auth";
  * const idp: IdentityProvider = { tokenEndpoint: "https://idp.example.com/token", clientId: "mcp" };
  * ```
  */
@@ -71,7 +71,7 @@ export interface IdentityProvider {
  *
  * @example A workload with a token from its platform
  * ```ts
- * import type { OAuthGrant } from "@mcp-inspect/client";
+ * import type { OAuthGrant } from "@mcp-inspect/client/auth";
  * const grant: OAuthGrant = {
  *   type: "jwt_bearer",
  *   assertion: () => Deno.readTextFile("/var/run/secrets/token"),
@@ -89,7 +89,7 @@ export type OAuthGrant =
  *
  * @example
  * ```ts
- * import type { AuthorizationStatus } from "@mcp-inspect/client";
+ * import type { AuthorizationStatus } from "@mcp-inspect/client/auth";
  * const status: AuthorizationStatus = {
  *   serverUrl: "https://mcp.example.com/mcp",
  *   issuer: "https://auth.example.com",
@@ -127,7 +127,7 @@ export interface AuthorizationStatus {
  *
  * @example
  * ```ts
- * import type { OAuthClientOptions } from "@mcp-inspect/client";
+ * import type { OAuthClientOptions } from "@mcp-inspect/client/auth";
  * const client: OAuthClientOptions = { clientId: "my-app", issuer: "https://auth.example.com" };
  * ```
  */
@@ -154,7 +154,7 @@ export interface OAuthClientOptions {
  *
  * @example
  * ```ts
- * import { MemoryTokenStore, type OAuthProviderOptions } from "@mcp-inspect/client";
+ * import { MemoryTokenStore, type OAuthProviderOptions } from "@mcp-inspect/client/auth";
  * const options: OAuthProviderOptions = {
  *   serverUrl: "https://mcp.example.com/mcp",
  *   store: new MemoryTokenStore(),

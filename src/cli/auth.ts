@@ -3,14 +3,14 @@
 
 import { parseArgs } from "node:util";
 import { cleanParseError, commandUsage, type Lines as Output } from "./args.ts";
+import { AuthorizationError } from "../../mod.ts";
 import {
-  AuthorizationError,
   type AuthorizationStatus,
   FileTokenStore,
   LoopbackAuthorization,
   OAuthError,
   OAuthProvider,
-} from "../../mod.ts";
+} from "../auth/mod.ts";
 import { style, table } from "./format.ts";
 
 export const AUTH_HELP = `Usage: mcp-inspect auth login --url <URL> [options]

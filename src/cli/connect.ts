@@ -1,13 +1,8 @@
 // Building the transport and client options from the command line: server choice, wire log,
 // and the answers to the server's roots, sampling and elicitation requests.
 
-import type {
-  ClientOptions,
-  JsonRpcMessage,
-  LoadedConfig,
-  ServerConfig,
-  Transport,
-} from "../../mod.ts";
+import type { ClientOptions, JsonRpcMessage, Transport } from "../../mod.ts";
+import type { LoadedConfig, ServerConfig } from "../manager/mod.ts";
 // The modules mod.ts re-exports these from: mod.ts itself would load every dependency (YAML,
 // OAuth, OpenTelemetry) for a command that needs none. Config files, HTTP and OAuth are imported
 // when the command line asks for them.

@@ -5,7 +5,7 @@
 
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { LocalTool, ToolRegistry } from "../../mod.ts";
+import type { LocalTool, ToolRegistry } from "../manager/mod.ts";
 
 /** Why a tools module could not be loaded; the CLI reports it as a usage error. */
 export class ToolsModuleError extends Error {

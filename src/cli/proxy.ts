@@ -6,20 +6,16 @@
 
 import { parseArgs } from "node:util";
 import { cleanParseError, commandUsage, type Lines as Output } from "./args.ts";
+import { Redactor, type Transport } from "../../mod.ts";
+import { ConfigError, loadConfig, ServerManager, ToolRegistry } from "../manager/mod.ts";
 import {
-  ConfigError,
   createProxyServer,
   type HttpServerHandle,
-  loadConfig,
-  Recorder,
-  Redactor,
   serveHttp,
-  ServerManager,
   ServerRequestRelay,
   StdioServerTransport,
-  ToolRegistry,
-  type Transport,
-} from "../../mod.ts";
+} from "../server/mod.ts";
+import { Recorder } from "../testing/testing.ts";
 import { loadToolsModule, ToolsModuleError } from "./local_tools.ts";
 import { formatStats } from "./stats.ts";
 import { onStopSignals } from "./_signals.ts";

@@ -2,16 +2,16 @@
 // regression testing from recorded sessions.
 
 import { parseArgs } from "node:util";
+import { redactUrl } from "../../mod.ts";
+import { StdioServerTransport } from "../server/mod.ts";
 import {
   parseRecording,
   Recorder,
   type Recording,
-  redactUrl,
   serveReplay,
   serveReplayHttp,
-  StdioServerTransport,
   verifyRecording,
-} from "../../mod.ts";
+} from "../testing/testing.ts";
 import { cleanParseError, type CliArgs, commandUsage, type Lines, UsageError } from "./args.ts";
 import type { Command } from "./commands.ts";
 

@@ -3,17 +3,16 @@
 
 import { parseArgs } from "node:util";
 import { cleanParseError, commandUsage, type Lines as Output } from "./args.ts";
+import { Redactor, redactUrl } from "../../mod.ts";
 import {
   ConfigError,
   existingConfigFiles,
   loadConfig,
   type LoadedConfig,
-  Redactor,
-  redactUrl,
   type ServerConfig,
   ServerManager,
   type ServerStatus,
-} from "../../mod.ts";
+} from "../manager/mod.ts";
 import { oneLine, style, table } from "./format.ts";
 
 export const SERVERS_HELP = `Usage: mcp-inspect servers [--json] [--strict]

@@ -1,7 +1,7 @@
 // `mcp-inspect proxy --stats <seconds>`: the registry's statistics as lines for stderr, one per
 // server and one per tool called, then local tools and the result cache.
 
-import type { CallStats, RegistryStats } from "../../mod.ts";
+import type { CallStats, RegistryStats } from "../manager/mod.ts";
 
 function counts(stats: CallStats): string {
   const parts = [

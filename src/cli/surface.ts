@@ -10,7 +10,7 @@ import {
   type SurfaceChange,
   surfaceFromRecording,
   surfaceJson,
-} from "../../mod.ts";
+} from "../testing/testing.ts";
 import { type CliArgs, UsageError } from "./args.ts";
 import type { Command, Output } from "./commands.ts";
 

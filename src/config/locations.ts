@@ -11,7 +11,7 @@
  *
  * @example
  * ```ts
- * import { defaultConfigFiles } from "@mcp-inspect/client";
+ * import { defaultConfigFiles } from "@mcp-inspect/client/manager";
  * console.log(defaultConfigFiles("/work/project")[0]); // "/work/project/.mcp.json"
  * ```
  */

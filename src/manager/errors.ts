@@ -34,7 +34,7 @@ export class ToolDeniedError extends Error {
    *
    * @example
    * ```ts
-   * import { ToolDeniedError } from "@mcp-inspect/client";
+   * import { ToolDeniedError } from "@mcp-inspect/client/manager";
    * console.log(new ToolDeniedError("db", "drop_table", "deny", "drop_*").message);
    * ```
    */
@@ -57,7 +57,7 @@ export class ToolDeniedError extends Error {
  *
  * @example
  * ```ts
- * import { UnknownToolError } from "@mcp-inspect/client";
+ * import { UnknownToolError } from "@mcp-inspect/client/manager";
  * console.log(new UnknownToolError("mcp__files__read").message);
  * ```
  */
@@ -70,7 +70,7 @@ export class UnknownToolError extends Error {
    *
    * @example
    * ```ts
-   * import { UnknownToolError } from "@mcp-inspect/client";
+   * import { UnknownToolError } from "@mcp-inspect/client/manager";
    * const error = new UnknownToolError("mcp__a__b", "prompt");
    * ```
    */
@@ -108,7 +108,7 @@ export class ServerUnavailableError extends Error {
    *
    * @example
    * ```ts
-   * import { ServerUnavailableError } from "@mcp-inspect/client";
+   * import { ServerUnavailableError } from "@mcp-inspect/client/manager";
    * console.log(new ServerUnavailableError("files", "disabled").message);
    * ```
    */

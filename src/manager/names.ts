@@ -12,7 +12,7 @@ import { MAX_LENGTH, qualify } from "./_names.ts";
  *
  * @example
  * ```ts
- * import { MAX_QUALIFIED_NAME_LENGTH } from "@mcp-inspect/client";
+ * import { MAX_QUALIFIED_NAME_LENGTH } from "@mcp-inspect/client/manager";
  * console.log(MAX_QUALIFIED_NAME_LENGTH); // 64
  * ```
  */
@@ -26,7 +26,7 @@ export const MAX_QUALIFIED_NAME_LENGTH: number = MAX_LENGTH;
  *
  * @example
  * ```ts
- * import { qualifiedToolName } from "@mcp-inspect/client";
+ * import { qualifiedToolName } from "@mcp-inspect/client/manager";
  * console.log(qualifiedToolName("my.server", "read file")); // "mcp__my_server__read_file"
  * ```
  */

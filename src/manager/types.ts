@@ -35,7 +35,7 @@ import type {
  *
  * @example
  * ```ts
- * import type { ServerState } from "@mcp-inspect/client";
+ * import type { ServerState } from "@mcp-inspect/client/manager";
  * const usable = (state: ServerState) => state === "ready" || state === "idle";
  * ```
  */
@@ -178,7 +178,7 @@ export interface ManagerEvents {
  *
  * @example Fast health checks and fail-fast calls
  * ```ts
- * import { ServerManager } from "@mcp-inspect/client";
+ * import { ServerManager } from "@mcp-inspect/client/manager";
  * await using manager = new ServerManager({ healthIntervalMs: 5_000, whileReconnecting: "fail" });
  * ```
  */
@@ -232,7 +232,7 @@ export interface ManagerOptions {
  *
  * @example Declining every elicitation, saying which server asked
  * ```ts
- * import type { ServerRequestHandlers } from "@mcp-inspect/client";
+ * import type { ServerRequestHandlers } from "@mcp-inspect/client/manager";
  * const handlers: ServerRequestHandlers = {
  *   onElicitation: (server, request) => {
  *     console.error(`${server} asks: ${request.message}`);

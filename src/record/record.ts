@@ -44,7 +44,7 @@ export interface RecordingHeader {
  *
  * @example
  * ```ts
- * import type { RecordedMessage } from "@mcp-inspect/client";
+ * import type { RecordedMessage } from "@mcp-inspect/client/testing";
  * const line: RecordedMessage = { t: 12, dir: "send", msg: { jsonrpc: "2.0", id: 1, method: "ping" } };
  * ```
  */
@@ -78,7 +78,7 @@ export interface Recording {
  *
  * @example
  * ```ts
- * import type { RecorderOptions } from "@mcp-inspect/client";
+ * import type { RecorderOptions } from "@mcp-inspect/client/testing";
  * const options: RecorderOptions = { server: "npx my-server", secrets: ["s3cret"] };
  * ```
  */

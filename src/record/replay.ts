@@ -209,7 +209,7 @@ export function replayTransport(recording: Recording): Transport {
  *
  * @example
  * ```ts
- * import type { ReplayHttpOptions } from "@mcp-inspect/client";
+ * import type { ReplayHttpOptions } from "@mcp-inspect/client/testing";
  * const options: ReplayHttpOptions = { port: 0 };
  * ```
  */

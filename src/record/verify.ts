@@ -58,7 +58,7 @@ export interface VerifyResult {
  *
  * @example
  * ```ts
- * import type { VerifyOptions } from "@mcp-inspect/client";
+ * import type { VerifyOptions } from "@mcp-inspect/client/testing";
  * const options: VerifyOptions = { ignore: ["/content/0/text"] };
  * ```
  */

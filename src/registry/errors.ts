@@ -28,7 +28,7 @@ export class ToolRegistrationError extends Error {
    *
    * @example Building the error
    * ```ts
-   * import { ToolRegistrationError } from "@mcp-inspect/client";
+   * import { ToolRegistrationError } from "@mcp-inspect/client/manager";
    * console.log(new ToolRegistrationError("add", "duplicate", "a tool of that name exists").message);
    * ```
    */

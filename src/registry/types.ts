@@ -28,7 +28,7 @@ export type ToolSource = "local" | "mcp";
  *
  * @example A handler that reports progress
  * ```ts
- * import type { LocalToolContext } from "@mcp-inspect/client";
+ * import type { LocalToolContext } from "@mcp-inspect/client/manager";
  * async function work(context: LocalToolContext): Promise<void> {
  *   context.progress({ progress: 1, total: 2, message: "half way" });
  *   if (context.signal.aborted) return;
@@ -52,7 +52,7 @@ export interface LocalToolContext {
  *
  * @example A handler returning text
  * ```ts
- * import type { LocalToolHandler } from "@mcp-inspect/client";
+ * import type { LocalToolHandler } from "@mcp-inspect/client/manager";
  * const shout: LocalToolHandler = (args) => String(args.text).toUpperCase();
  * ```
  */
@@ -66,7 +66,7 @@ export type LocalToolHandler = (
  *
  * @example A read-only local tool with structured output
  * ```ts
- * import type { LocalTool } from "@mcp-inspect/client";
+ * import type { LocalTool } from "@mcp-inspect/client/manager";
  * const add: LocalTool = {
  *   name: "add",
  *   description: "Adds two numbers.",
@@ -168,7 +168,7 @@ export interface RegistryCallOptions extends ManagerCallOptions {
  *
  * @example Caching answers of one server's unannotated tools
  * ```ts
- * import type { ResultCacheOptions } from "@mcp-inspect/client";
+ * import type { ResultCacheOptions } from "@mcp-inspect/client/manager";
  * const cache: ResultCacheOptions = { ttlMs: 30_000, maxEntries: 200, allow: ["mcp__docs__*"] };
  * ```
  */

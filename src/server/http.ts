@@ -23,7 +23,7 @@ import type { McpServer, McpServerConnection } from "./server.ts";
  *
  * @example Listening on a fixed port with a token
  * ```ts
- * import type { ServeHttpOptions } from "@mcp-inspect/client";
+ * import type { ServeHttpOptions } from "@mcp-inspect/client/server";
  * const options: ServeHttpOptions = { port: 3000, token: Deno.env.get("PROXY_TOKEN") ?? "dev" };
  * ```
  */
@@ -125,7 +125,7 @@ async function readBody(request: Request, maxBody: number): Promise<string | und
  *
  * @example Serving a server on a free local port
  * ```ts ignore
- * import { McpServer, serveHttp } from "@mcp-inspect/client";
+ * import { McpServer, serveHttp } from "@mcp-inspect/client/server";
  * await using http = serveHttp(new McpServer(definition), { port: 0 });
  * console.log(http.url.href); // http://127.0.0.1:PORT/mcp
  * ```

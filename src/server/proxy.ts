@@ -36,7 +36,7 @@ import { McpServer, type ServerRequestContext, type ServerRequestHandler } from 
  *
  * @example
  * ```ts
- * import type { ProxyOptions } from "@mcp-inspect/client";
+ * import type { ProxyOptions } from "@mcp-inspect/client/server";
  * const options: ProxyOptions = { serverInfo: { name: "my-gateway", version: "1.0.0" } };
  * ```
  */
@@ -203,7 +203,8 @@ function registryTools(registry: ToolRegistry): ToolSide {
  *
  * @example Serving a config file's servers over stdio
  * ```ts ignore
- * import { createProxyServer, ServerManager, StdioServerTransport } from "@mcp-inspect/client";
+ * import { ServerManager } from "@mcp-inspect/client/manager";
+ * import { createProxyServer, StdioServerTransport } from "@mcp-inspect/client/server";
  * await using manager = new ServerManager();
  * await manager.watch("mcp.json");
  * using proxy = createProxyServer(manager);
@@ -211,7 +212,8 @@ function registryTools(registry: ToolRegistry): ToolSide {
  * ```
  * @example Offering a program's own tools as an MCP server over HTTP
  * ```ts ignore
- * import { createProxyServer, serveHttp, ToolRegistry } from "@mcp-inspect/client";
+ * import { ToolRegistry } from "@mcp-inspect/client/manager";
+ * import { createProxyServer, serveHttp } from "@mcp-inspect/client/server";
  * using registry = new ToolRegistry();
  * registry.register({ name: "now", inputSchema: { type: "object" }, handler: () => Date() });
  * using proxy = createProxyServer(registry, { serverInfo: { name: "clock", version: "1.0.0" } });

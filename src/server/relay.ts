@@ -38,7 +38,8 @@ function covers(capabilities: JsonObject, method: string, params: JsonObject): b
  *
  * @example A proxy whose clients answer their servers' questions
  * ```ts ignore
- * import { createProxyServer, ServerManager, ServerRequestRelay, StdioServerTransport } from "@mcp-inspect/client";
+ * import { ServerManager } from "@mcp-inspect/client/manager";
+ * import { createProxyServer, ServerRequestRelay, StdioServerTransport } from "@mcp-inspect/client/server";
  * const relay = new ServerRequestRelay();
  * await using manager = new ServerManager({ serverRequests: relay });
  * await manager.watch("mcp.json");

@@ -22,7 +22,7 @@ export type { SubscriptionHooks } from "./_subscriptions.ts";
  *
  * @example Reporting progress from a handler
  * ```ts
- * import type { ServerRequestHandler } from "@mcp-inspect/client";
+ * import type { ServerRequestHandler } from "@mcp-inspect/client/server";
  * const handler: ServerRequestHandler = (_params, context) => {
  *   context.progress({ progress: 1, total: 1 });
  *   return { content: [] };
@@ -59,7 +59,7 @@ export interface ServerRequestContext {
  *
  * @example
  * ```ts
- * import type { ServerRequestHandler } from "@mcp-inspect/client";
+ * import type { ServerRequestHandler } from "@mcp-inspect/client/server";
  * const listTools: ServerRequestHandler = () => ({ tools: [] });
  * ```
  */
@@ -73,7 +73,7 @@ export type ServerRequestHandler = (
  *
  * @example
  * ```ts
- * import type { ServerDefinition } from "@mcp-inspect/client";
+ * import type { ServerDefinition } from "@mcp-inspect/client/server";
  * const definition: ServerDefinition = {
  *   serverInfo: { name: "hello", version: "1.0.0" },
  *   capabilities: { tools: {} },
@@ -132,7 +132,8 @@ export interface McpServerConnection {
  *
  * @example Serving a tool in-process
  * ```ts
- * import { Client, McpServer, MemoryTransport } from "@mcp-inspect/client";
+ * import { Client, MemoryTransport } from "@mcp-inspect/client";
+ * import { McpServer } from "@mcp-inspect/client/server";
  * const server = new McpServer({
  *   serverInfo: { name: "hello", version: "1.0.0" },
  *   capabilities: { tools: {} },
@@ -159,7 +160,7 @@ export class McpServer {
    *
    * @example
    * ```ts
-   * import { McpServer } from "@mcp-inspect/client";
+   * import { McpServer } from "@mcp-inspect/client/server";
    * const server = new McpServer({
    *   serverInfo: { name: "empty", version: "0.0.0" },
    *   capabilities: {},

@@ -15,7 +15,7 @@ import type { Transport } from "../transport/transport.ts";
  *
  * @example
  * ```ts
- * import type { StdioServerTransportOptions } from "@mcp-inspect/client";
+ * import type { StdioServerTransportOptions } from "@mcp-inspect/client/server";
  * const options: StdioServerTransportOptions = { onDiagnostic: (d) => console.error(d.message) };
  * ```
  */
@@ -36,7 +36,7 @@ export interface StdioServerTransportOptions {
  *
  * @example Serving a server over stdio
  * ```ts ignore
- * import { McpServer, StdioServerTransport } from "@mcp-inspect/client";
+ * import { McpServer, StdioServerTransport } from "@mcp-inspect/client/server";
  * await new McpServer(definition).serve(new StdioServerTransport());
  * ```
  */
@@ -51,7 +51,7 @@ export class StdioServerTransport implements Transport {
    *
    * @example
    * ```ts
-   * import { StdioServerTransport } from "@mcp-inspect/client";
+   * import { StdioServerTransport } from "@mcp-inspect/client/server";
    * const transport = new StdioServerTransport({
    *   stdin: new ReadableStream({ start: (c) => c.close() }),
    *   stdout: new WritableStream(),

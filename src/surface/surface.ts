@@ -20,7 +20,7 @@ import type { Recording } from "../record/record.ts";
  *
  * @example
  * ```ts
- * import { SURFACE_FORMAT } from "@mcp-inspect/client";
+ * import { SURFACE_FORMAT } from "@mcp-inspect/client/testing";
  * console.log(SURFACE_FORMAT); // 1
  * ```
  */

@@ -1,12 +1,13 @@
 /**
- * Helpers for testing MCP hosts and servers with `deno test`: a recording made with
- * `mcp-inspect --record` (or the library's {@link Recorder}) served back as a fake server, in
- * process or on stdio.
+ * Testing MCP servers and hosts: recordings of sessions ({@link Recorder}) served back as fake
+ * servers ({@link replayTransport}, {@link serveReplay}), re-sent to a live server to find drift
+ * ({@link verifyRecording}), and a server's surface as a snapshot ({@link snapshotSurface}) with
+ * a diff that marks breaking changes ({@link diffSurfaces}).
  *
- * @example A recorded server as a fake in a test
+ * @example A recorded server as a fake in `deno test`
  * ```ts ignore
- * import { Client } from "jsr:@mcp-inspect/client";
- * import { parseRecording, replayTransport } from "jsr:@mcp-inspect/client/testing";
+ * import { Client } from "@mcp-inspect/client";
+ * import { parseRecording, replayTransport } from "@mcp-inspect/client/testing";
  *
  * Deno.test("my host lists the recorded tools", async () => {
  *   const recording = parseRecording(await Deno.readTextFile("testdata/session.jsonl"));
@@ -33,3 +34,19 @@ export {
   serveReplay,
   serveReplayHttp,
 } from "../record/replay.ts";
+export {
+  type VerifyMismatch,
+  type VerifyOptions,
+  verifyRecording,
+  type VerifyResult,
+} from "../record/verify.ts";
+export {
+  diffSurfaces,
+  parseSurface,
+  snapshotSurface,
+  type Surface,
+  SURFACE_FORMAT,
+  type SurfaceChange,
+  surfaceFromRecording,
+  surfaceJson,
+} from "../surface/surface.ts";

@@ -1,6 +1,6 @@
 // A tools module whose default export is an array of tool definitions.
 
-import type { LocalTool } from "../../mod.ts";
+import type { LocalTool } from "../../src/manager/mod.ts";
 
 const tools: LocalTool[] = [{
   name: "shout",

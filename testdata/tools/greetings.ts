@@ -1,6 +1,6 @@
 // A tools module for `mcp-inspect proxy --tools`: its default export receives the registry.
 
-import type { ToolRegistry } from "../../mod.ts";
+import type { ToolRegistry } from "../../src/manager/mod.ts";
 
 export default function register(registry: ToolRegistry): void {
   registry.register({

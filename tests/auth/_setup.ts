@@ -1,7 +1,7 @@
 // A fake authorization server and a protected MCP server on Deno.serve, and a "browser" that
 // follows the authorization server's redirect without a user.
 
-import type { AuthorizationInteraction } from "../../mod.ts";
+import type { AuthorizationInteraction } from "../../src/auth/mod.ts";
 import { fakeAuthServer, type FakeAuthServerOptions } from "../../testdata/auth/fake_as.ts";
 import { protectedMcp, type ProtectedMcpOptions } from "../../testdata/auth/protected_mcp.ts";
 

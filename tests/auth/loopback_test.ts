@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { LoopbackAuthorization, OAuthError } from "../../mod.ts";
+import { LoopbackAuthorization, OAuthError } from "../../src/auth/mod.ts";
 
 Deno.test("the loopback listener takes one callback on 127.0.0.1, then closes", async () => {
   const shown: URL[] = [];

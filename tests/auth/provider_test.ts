@@ -1,14 +1,12 @@
 import assert from "node:assert/strict";
+import { AuthorizationError, Client, StreamableHttpTransport } from "../../mod.ts";
 import {
-  AuthorizationError,
   AuthorizationRequiredError,
-  Client,
   MemoryTokenStore,
   OAuthError,
   OAuthProvider,
   type OAuthProviderOptions,
-  StreamableHttpTransport,
-} from "../../mod.ts";
+} from "../../src/auth/mod.ts";
 import { extraAuthServer, headless, setup } from "./_setup.ts";
 
 async function connect(url: string, provider: OAuthProvider): Promise<Client> {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { OAuthError, OAuthProvider, openBrowser } from "../../mod.ts";
+import { OAuthError, OAuthProvider, openBrowser } from "../../src/auth/mod.ts";
 import { checkTarget, hostKind } from "../../src/auth/_safety.ts";
 import { headless, setup } from "./_setup.ts";
 

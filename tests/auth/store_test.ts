@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type AuthRecord, FileTokenStore, MemoryTokenStore } from "../../mod.ts";
+import { type AuthRecord, FileTokenStore, MemoryTokenStore } from "../../src/auth/mod.ts";
 
 const record = (token: string): AuthRecord => ({
   issuer: "https://auth.example.com",

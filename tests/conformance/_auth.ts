@@ -3,14 +3,13 @@
 // endpoint redirects straight back, so the "browser" here fetches the authorization URL and
 // reads the redirect, as the suite's reference clients do.
 
+import { Client, StreamableHttpTransport } from "../../mod.ts";
 import {
   type AuthorizationInteraction,
-  Client,
   type OAuthGrant,
   OAuthProvider,
   type OAuthProviderOptions,
-  StreamableHttpTransport,
-} from "../../mod.ts";
+} from "../../src/auth/mod.ts";
 
 /** The client metadata document URL the basic-cimd scenario expects as client ID. */
 const CIMD_URL = "https://conformance-test.local/client-metadata.json";

@@ -1,7 +1,7 @@
 // Raw HTTP/1.1 over a socket, where Host, Origin and the body can be anything a hostile client
 // sends (fetch would normalise or refuse them).
 
-import { McpServer, serveHttp, type ServeHttpOptions } from "../../mod.ts";
+import { McpServer, serveHttp, type ServeHttpOptions } from "../../src/server/mod.ts";
 
 /** A tiny MCP server over HTTP with one tool, for guard tests. */
 export function tinyHttpServer(options: ServeHttpOptions = {}) {

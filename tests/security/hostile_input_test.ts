@@ -2,7 +2,7 @@
 // file and the place, never a RangeError from a parser's recursion.
 
 import assert from "node:assert/strict";
-import { ConfigError, loadConfig, parseConfig } from "../../mod.ts";
+import { ConfigError, loadConfig, parseConfig } from "../../src/manager/mod.ts";
 import { cli } from "../_cli_run.ts";
 
 const DEPTH = 200_000;

@@ -2,14 +2,8 @@
 // errors quoting a server's stderr, `servers` and `servers --json`, proxy logs, the wire log.
 
 import assert from "node:assert/strict";
-import {
-  Client,
-  ConnectionClosedError,
-  Redactor,
-  redactUrl,
-  ServerManager,
-  StdioTransport,
-} from "../../mod.ts";
+import { Client, ConnectionClosedError, Redactor, redactUrl, StdioTransport } from "../../mod.ts";
+import { ServerManager } from "../../src/manager/mod.ts";
 import { fixture } from "../_helpers.ts";
 import { cli, cliCommand, runOf } from "../_cli_run.ts";
 

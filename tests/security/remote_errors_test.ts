@@ -2,17 +2,9 @@
 // message. The backend's stderr, local paths and stack traces stay in the proxy's own log.
 
 import assert from "node:assert/strict";
-import {
-  Client,
-  createProxyServer,
-  HttpTransport,
-  McpError,
-  McpServer,
-  MemoryTransport,
-  serveHttp,
-  type ServerConfig,
-  ServerManager,
-} from "../../mod.ts";
+import { Client, HttpTransport, McpError, MemoryTransport } from "../../mod.ts";
+import { type ServerConfig, ServerManager } from "../../src/manager/mod.ts";
+import { createProxyServer, McpServer, serveHttp } from "../../src/server/mod.ts";
 import { fakeServer } from "../_helpers.ts";
 
 function misbehaving(mode: string): ServerConfig {

@@ -2,16 +2,9 @@
 // the proxy serves them under URIs that carry the server's name, verified end to end.
 
 import assert from "node:assert/strict";
-import {
-  Client,
-  createProxyServer,
-  MemoryTransport,
-  type ServerConfig,
-  ServerManager,
-  Skills,
-  SkillVerificationError,
-  UnknownToolError,
-} from "../../mod.ts";
+import { Client, MemoryTransport, Skills, SkillVerificationError } from "../../mod.ts";
+import { type ServerConfig, ServerManager, UnknownToolError } from "../../src/manager/mod.ts";
+import { createProxyServer } from "../../src/server/mod.ts";
 import { fakeServer } from "../_helpers.ts";
 
 function skillsServer(args: string[], extra: Partial<ServerConfig> = {}): ServerConfig {

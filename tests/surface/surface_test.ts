@@ -2,7 +2,12 @@
 // versions of a fixture give each kind of change, classified.
 
 import assert from "node:assert/strict";
-import { diffSurfaces, parseSurface, type Surface, SURFACE_FORMAT } from "../../mod.ts";
+import {
+  diffSurfaces,
+  parseSurface,
+  type Surface,
+  SURFACE_FORMAT,
+} from "../../src/testing/testing.ts";
 import { fixture } from "../_helpers.ts";
 import { cli } from "../_cli_run.ts";
 
