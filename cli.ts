@@ -9,7 +9,7 @@
  * @module
  */
 
-import { main } from "./src/cli/main.ts";
+import { main } from "./src/cli/cli.ts";
 
 if (import.meta.main) {
   Deno.exit(await main(Deno.args));

@@ -29,7 +29,7 @@
  * @module
  */
 
-export { Client } from "./src/client.ts";
+export { Client } from "./src/client/client.ts";
 export {
   type ElicitationHandler,
   type ElicitationRequest,

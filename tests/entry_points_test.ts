@@ -52,5 +52,5 @@ Deno.test("importing the client's entry point loads no manager, server, registry
       .test(s)
   );
   assert.deepEqual(foreign, []);
-  assert.ok(loaded.some((s) => s.endsWith("/src/client.ts")));
+  assert.ok(loaded.some((s) => s.endsWith("/src/client/client.ts")));
 });

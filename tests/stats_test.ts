@@ -7,7 +7,7 @@ import {
   ToolDeniedError,
   ToolRegistry,
 } from "../src/manager/mod.ts";
-import { percentiles } from "../src/manager/_stats.ts";
+import { percentiles } from "../src/stats/recorder.ts";
 import { fakeServer, rejectsWith } from "./_helpers.ts";
 
 function fake(name: string, extra: Partial<ServerConfig> = {}): ServerConfig {

@@ -3,7 +3,7 @@
 // bounded, and the options that route oauth4webapi through the same road.
 
 import * as oauth from "oauth4webapi";
-import { readLimited } from "../transport/_http.ts";
+import { readLimited } from "../http_util.ts";
 import { OAuthError } from "./errors.ts";
 import { checkScheme, checkTarget, type ResolveHost } from "./_safety.ts";
 

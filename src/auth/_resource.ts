@@ -4,7 +4,7 @@
 
 import * as oauth from "oauth4webapi";
 import type { AuthChallenge } from "../errors.ts";
-import { parseChallenges } from "../transport/_http.ts";
+import { parseChallenges } from "../http_util.ts";
 
 /** A request in a form that can be sent more than once. */
 export interface Outgoing {

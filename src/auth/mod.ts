@@ -20,7 +20,7 @@ export { openBrowser } from "./browser.ts";
 export { AuthorizationRequiredError, OAuthError, type OAuthErrorKind } from "./errors.ts";
 export { defaultCredentialsPath, FileTokenStore } from "./file_store.ts";
 export { LoopbackAuthorization, type LoopbackAuthorizationOptions } from "./loopback.ts";
-export { OAuthProvider } from "./provider.ts";
+export { OAuthProvider } from "./auth.ts";
 export {
   type AuthRecord,
   type IssuerRecord,

@@ -129,7 +129,7 @@ export function buildClientOptions(
  */
 export async function configuredServer(args: CliArgs, out: Output): Promise<ServerConfig> {
   const [{ ConfigError, loadConfig }, { existingConfigFiles }] = await Promise.all([
-    import("../config.ts"),
+    import("../config/config.ts"),
     import("../config/locations.ts"),
   ]);
   const files = args.config !== undefined ? [args.config] : await existingConfigFiles();

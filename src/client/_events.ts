@@ -1,7 +1,7 @@
 // The client's events: the emitter, with the listeners given at connect time, and the server
 // notifications that feed it, dropping what they make stale (cached results, tool schemas) first.
 
-import { Emitter } from "../_emitter.ts";
+import { Emitter } from "../emitter.ts";
 import type { Diagnostic } from "../errors.ts";
 import type { JsonObject } from "../jsonrpc.ts";
 import type { Session } from "../session.ts";

@@ -9,15 +9,9 @@ import { MODERN_PROTOCOL_VERSIONS } from "../types.ts";
 import { CACHEABLE_METHODS, ResultCache } from "./_cache.ts";
 import type { CacheOptions } from "./types.ts";
 
-/** The `_meta` keys of the modern era. */
-export const META = {
-  protocolVersion: "io.modelcontextprotocol/protocolVersion",
-  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
-  clientInfo: "io.modelcontextprotocol/clientInfo",
-  logLevel: "io.modelcontextprotocol/logLevel",
-  serverInfo: "io.modelcontextprotocol/serverInfo",
-  subscriptionId: "io.modelcontextprotocol/subscriptionId",
-} as const;
+import { META, MODERN_ERROR_CODES } from "../protocol.ts";
+
+export { META, MODERN_ERROR_CODES };
 
 /** Requests a server may answer with `input_required` (spec: basic/patterns/mrtr). */
 export const MRTR_METHODS: ReadonlySet<string> = new Set([
@@ -27,7 +21,6 @@ export const MRTR_METHODS: ReadonlySet<string> = new Set([
 ]);
 
 /** Errors only a modern server sends: they prove the era even when the request failed. */
-export const MODERN_ERROR_CODES: ReadonlySet<number> = new Set([-32020, -32021, -32022]);
 
 /** Whether a revision belongs to the modern era (this one or a later, unknown one). */
 export function isModern(version: string): boolean {

@@ -3,7 +3,7 @@
 // their own UI (autoApprove, timeout, …) are ignored.
 
 import { isAbsolute, resolve } from "node:path";
-import type { HttpServerConfig, ServerConfig, ServerPolicy, StdioServerConfig } from "../config.ts";
+import type { HttpServerConfig, ServerConfig, ServerPolicy, StdioServerConfig } from "./config.ts";
 import { ExpansionError } from "./_expand.ts";
 
 /** A path inside the entry: keys and array indexes. */

@@ -4,7 +4,8 @@
 // level of a whole-app file such as ~/.claude.json holds many keys that are none of our business.
 
 import { distance } from "fastest-levenshtein";
-import { ConfigError, type ConfigWarning, type LoadConfigOptions } from "../config.ts";
+import type { LoadConfigOptions } from "./config.ts";
+import { ConfigError, type ConfigWarning } from "./errors.ts";
 
 /** What every entry may say about how the manager treats it (ServerPolicy). */
 const POLICY = ["disabled", "enabled", "allow", "deny", "idleTimeoutMs"];

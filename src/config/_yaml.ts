@@ -21,13 +21,8 @@ import { dirname, resolve } from "node:path";
 import { parseEnv } from "node:util";
 import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
 import parseDuration from "parse-duration";
-import {
-  ConfigError,
-  type LoadConfigOptions,
-  type LoadedConfig,
-  type PoolSettings,
-  type ServerConfig,
-} from "../config.ts";
+import type { LoadConfigOptions, LoadedConfig, PoolSettings, ServerConfig } from "./config.ts";
+import { ConfigError } from "./errors.ts";
 import { type EntryPath, normalizeEntry } from "./_entry.ts";
 import { expand } from "./_expand.ts";
 import { MAX_CONFIG_DEPTH, tooDeepAt } from "./_depth.ts";

@@ -2,7 +2,7 @@
 // a resource by URI to the server that offers it, each run on that server's client and waiting
 // for a reconnection as a tool call does.
 
-import type { Client } from "../client.ts";
+import type { Client } from "../client/client.ts";
 import type { RequestOptions } from "../session.ts";
 import type {
   CallToolResult,

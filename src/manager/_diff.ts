@@ -1,6 +1,6 @@
 // setServers: what runs compared with what is configured, and the changes applied at once.
 
-import type { ServerConfig } from "../config.ts";
+import type { ServerConfig } from "../config/config.ts";
 import type { ManagedServer } from "./_server.ts";
 import { connectionKey } from "./_transport.ts";
 import type { SetServersResult } from "./types.ts";

@@ -1,7 +1,7 @@
 // Per-server allow and deny lists of tool names: exact names or glob patterns (`delete_*`).
 
 import { minimatch } from "minimatch";
-import type { ServerPolicy } from "../config.ts";
+import type { ServerPolicy } from "../config/config.ts";
 
 /** Why a tool is refused, or `undefined` when it is allowed. */
 export interface Refusal {

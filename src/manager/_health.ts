@@ -1,8 +1,8 @@
 // The timers that watch a ready connection: liveness checks, and idle shutdown of local servers
 // (calls in flight hold a server open).
 
-import type { Client } from "../client.ts";
-import type { ServerConfig } from "../config.ts";
+import type { Client } from "../client/client.ts";
+import type { ServerConfig } from "../config/config.ts";
 import type { Phase } from "./_server.ts";
 import type { ServerSettings } from "./_settings.ts";
 

@@ -2,7 +2,7 @@
 // the server advertises is asked for; a list that fails keeps its last value, so a server with
 // one broken list still offers the others.
 
-import type { Client } from "../client.ts";
+import type { Client } from "../client/client.ts";
 import type { Prompt, Resource, ResourceTemplate, Tool } from "../types.ts";
 
 /** The lists a server offers. */

@@ -2,7 +2,7 @@
 // jitter), when it gives up, the calls that wait for it meanwhile, and the resource subscriptions
 // it renews.
 
-import type { Client } from "../client.ts";
+import type { Client } from "../client/client.ts";
 import type { Diagnostic } from "../errors.ts";
 import type { CallOptions, Phase } from "./_server.ts";
 import type { ServerSettings } from "./_settings.ts";

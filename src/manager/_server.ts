@@ -2,8 +2,8 @@
 // the next call. Reconnection with backoff lives in _reconnect.ts; liveness checks and idle
 // shutdown in _health.ts.
 
-import { Client } from "../client.ts";
-import type { ServerConfig } from "../config.ts";
+import { Client } from "../client/client.ts";
+import type { ServerConfig } from "../config/config.ts";
 import type { Diagnostic } from "../errors.ts";
 import { Redactor } from "../redact.ts";
 import type { RequestOptions } from "../session.ts";
@@ -24,7 +24,7 @@ import { HealthCheck, IdleTimer } from "./_health.ts";
 import { ALL_KINDS, fetchLists, type ListKind, type Lists } from "./_lists.ts";
 import { Reconnection, resubscribe } from "./_reconnect.ts";
 import { relayedHandlers, type ServerSettings } from "./_settings.ts";
-import { CallRecorder } from "./_stats.ts";
+import { CallRecorder } from "../stats/recorder.ts";
 import { tracedToolCall } from "./_tracing.ts";
 import { ServerUnavailableError, ToolDeniedError } from "./errors.ts";
 import type { JsonObject } from "../jsonrpc.ts";

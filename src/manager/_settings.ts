@@ -1,9 +1,9 @@
 // The manager's options with every default filled in: what each managed server goes by, and the
 // manager's handlers of server requests as one server's client takes them.
 
-import type { ClientOptions } from "../client.ts";
-import type { ServerConfig } from "../config.ts";
-import type { StatsOptions } from "../stats.ts";
+import type { ClientOptions } from "../client/client.ts";
+import type { ServerConfig } from "../config/config.ts";
+import type { StatsOptions } from "../stats/stats.ts";
 import type { Transport } from "../transport/transport.ts";
 import { transportFactory } from "./_transport.ts";
 import type { ManagerOptions, ServerRequestHandlers } from "./types.ts";

@@ -1,6 +1,6 @@
 // The transport for a server config: a child process for `command`, HTTP for `url`.
 
-import type { ServerConfig } from "../config.ts";
+import type { ServerConfig } from "../config/config.ts";
 import { HttpTransport } from "../transport/http.ts";
 import { StdioTransport } from "../transport/stdio.ts";
 import type { Transport } from "../transport/transport.ts";

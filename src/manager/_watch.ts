@@ -3,7 +3,7 @@
 // that one save, which fires several events, is read once.
 
 import { basename, dirname, resolve } from "node:path";
-import { loadConfig, type ServerConfig } from "../config.ts";
+import { loadConfig, type ServerConfig } from "../config/config.ts";
 import type { ConfigWatcher, ManagerEvents, SetServersResult, WatchOptions } from "./types.ts";
 
 export interface FileWatch {

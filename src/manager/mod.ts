@@ -28,9 +28,9 @@ export {
   type ServerConfig,
   type ServerPolicy,
   type StdioServerConfig,
-} from "../config.ts";
+} from "../config/config.ts";
 export { defaultConfigFiles, existingConfigFiles } from "../config/locations.ts";
-export { ServerManager } from "../manager.ts";
+export { ServerManager } from "./manager.ts";
 export { ServerUnavailableError, ToolDeniedError, UnknownToolError } from "./errors.ts";
 export { MAX_QUALIFIED_NAME_LENGTH, qualifiedToolName } from "./names.ts";
 export {
@@ -50,7 +50,7 @@ export {
   type SetServersResult,
   type WatchOptions,
 } from "./types.ts";
-export { ToolRegistry } from "../registry.ts";
+export { ToolRegistry } from "../registry/registry.ts";
 export { ToolRegistrationError } from "../registry/errors.ts";
 export {
   type CacheStats,
@@ -74,4 +74,4 @@ export {
   type ServerStats,
   type StatsOptions,
   type ToolStats,
-} from "../stats.ts";
+} from "../stats/stats.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { ClientOptions } from "../client.ts";
+import type { ClientOptions } from "../client/client.ts";
 import type {
   ElicitationRequest,
   ElicitationResult,
@@ -12,11 +12,16 @@ import type {
   SamplingRequest,
   SamplingResult,
 } from "../client/handlers.ts";
-import type { ConfigError, ConfigWarning, LoadConfigOptions, ServerConfig } from "../config.ts";
+import type {
+  ConfigError,
+  ConfigWarning,
+  LoadConfigOptions,
+  ServerConfig,
+} from "../config/config.ts";
 import type { Diagnostic } from "../errors.ts";
 import type { JsonObject } from "../jsonrpc.ts";
 import type { RequestOptions } from "../session.ts";
-import type { StatsOptions } from "../stats.ts";
+import type { StatsOptions } from "../stats/stats.ts";
 import type { SkillEntry } from "../skills/skills.ts";
 import type { Transport } from "../transport/transport.ts";
 import type {

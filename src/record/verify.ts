@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Client } from "../client.ts";
+import type { Client } from "../client/client.ts";
 import { McpError } from "../mcp_error.ts";
 import { isRequest, type JsonObject, type JsonRpcMessage, type RequestId } from "../jsonrpc.ts";
 import type { RequestOptions } from "../session.ts";

@@ -3,7 +3,7 @@
 // with the server's name as a parameter since two servers may offer the same URI. Failures are
 // tool execution errors the model can read and correct, never thrown.
 
-import type { ServerManager } from "../manager.ts";
+import type { ServerManager } from "../manager/manager.ts";
 import type { CallToolResult, Content } from "../types.ts";
 import type { LocalTool } from "./types.ts";
 

@@ -6,10 +6,10 @@
  */
 
 import type { JsonObject } from "../jsonrpc.ts";
-import type { ServerManager } from "../manager.ts";
+import type { ServerManager } from "../manager/manager.ts";
 import type { ManagerCallOptions } from "../manager/types.ts";
 import type { Progress } from "../session.ts";
-import type { ManagerStats, StatsOptions, ToolStats } from "../stats.ts";
+import type { ManagerStats, StatsOptions, ToolStats } from "../stats/stats.ts";
 import type { CallToolResult, JsonSchema, Tool, ToolAnnotations } from "../types.ts";
 
 /**

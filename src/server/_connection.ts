@@ -9,6 +9,7 @@ import { ErrorCode, type JsonObject, type JsonRpcMessage, type RequestId } from 
 import type { SubscriptionCounter } from "./_subscriptions.ts";
 import { LEGACY_PROTOCOL_VERSIONS, type LoggingLevel, MODERN_PROTOCOL_VERSIONS } from "../types.ts";
 import type { ServerDefinition, ServerRequestContext } from "./server.ts";
+import { META } from "../protocol.ts";
 
 /** Where outgoing messages go. */
 export interface Channel {
@@ -25,11 +26,11 @@ const LEVELS: readonly LoggingLevel[] = [
   "alert",
   "emergency",
 ];
-const META_VERSION = "io.modelcontextprotocol/protocolVersion";
-const META_LOG_LEVEL = "io.modelcontextprotocol/logLevel";
-const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
-const META_SUBSCRIPTION = "io.modelcontextprotocol/subscriptionId";
-const META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+const META_VERSION = META.protocolVersion;
+const META_LOG_LEVEL = META.logLevel;
+const META_SERVER_INFO = META.serverInfo;
+const META_SUBSCRIPTION = META.subscriptionId;
+const META_CAPABILITIES = META.clientCapabilities;
 /** Results the modern era lets clients cache; a proxy's lists change, so they say ttlMs 0. */
 const CACHEABLE = new Set([
   "tools/list",

@@ -4,7 +4,7 @@
 // unchanged, so a client verifies them against what the server itself listed.
 
 import { ErrorCode, type JsonObject } from "../jsonrpc.ts";
-import type { ManagedSkill, ManagerCallOptions, ServerManager } from "../manager.ts";
+import type { ManagedSkill, ManagerCallOptions, ServerManager } from "../manager/manager.ts";
 import { McpError } from "../errors.ts";
 import type { SkillEntry } from "../skills/skills.ts";
 import type { ServerRequestHandler } from "./server.ts";

@@ -16,7 +16,9 @@ import {
   toMessage,
 } from "../jsonrpc.ts";
 import { refuse } from "./guard.ts";
+import { readLimited } from "../http_util.ts";
 import type { McpServer, McpServerConnection } from "./server.ts";
+import { META } from "../protocol.ts";
 
 /**
  * Options of {@link serveHttp}.
@@ -76,7 +78,7 @@ interface Session {
 }
 
 const encoder = new TextEncoder();
-const META_VERSION = "io.modelcontextprotocol/protocolVersion";
+const META_VERSION = META.protocolVersion;
 
 function sse(message: JsonRpcMessage): Uint8Array {
   return encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
@@ -90,32 +92,20 @@ function tooLarge(maxBody: number): Response {
   return rpcError(413, ErrorCode.InvalidRequest, `Request body too large (limit ${maxBody} bytes)`);
 }
 
+/** Why a body was not read to its end. */
+class BodyTooLarge extends Error {}
+
 /**
  * The body as text, or `undefined` as soon as more than `maxBody` bytes have arrived: a chunked
  * body declares no length, so the bytes are counted as they stream in and the rest is never read.
  */
 async function readBody(request: Request, maxBody: number): Promise<string | undefined> {
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBody) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(value);
+  try {
+    return await readLimited(request.body, maxBody, () => new BodyTooLarge());
+  } catch (error) {
+    if (error instanceof BodyTooLarge) return undefined;
+    throw error;
   }
-  const whole = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    whole.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(whole);
 }
 
 /**

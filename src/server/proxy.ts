@@ -13,9 +13,9 @@
 
 import { CapabilityError, McpError, ValidationError } from "../errors.ts";
 import { ErrorCode, type JsonObject } from "../jsonrpc.ts";
-import type { ManagerCallOptions, ServerManager } from "../manager.ts";
+import type { ManagerCallOptions, ServerManager } from "../manager/manager.ts";
 import { ServerUnavailableError, ToolDeniedError, UnknownToolError } from "../manager/errors.ts";
-import { ToolRegistry } from "../registry.ts";
+import { ToolRegistry } from "../registry/registry.ts";
 import type {
   CallToolResult,
   CompletionReference,

@@ -6,7 +6,7 @@
 
 import type { Diagnostic } from "../errors.ts";
 import type { JsonRpcMessage } from "../jsonrpc.ts";
-import { encodeLine, JsonRpcLineDecodeStream } from "../transport/_framing.ts";
+import { encodeLine, JsonRpcLineDecodeStream } from "../transport/framing.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../transport/stdio.ts";
 import type { Transport } from "../transport/transport.ts";
 

@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { Client } from "../client.ts";
+import type { Client } from "../client/client.ts";
 import { CapabilityError, ProtocolError } from "../errors.ts";
 import type { JsonObject } from "../jsonrpc.ts";
 import type { RequestOptions } from "../session.ts";

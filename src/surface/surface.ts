@@ -7,13 +7,14 @@
  */
 
 import canonicalize from "canonicalize";
-import type { Client } from "../client.ts";
+import type { Client } from "../client/client.ts";
 import type { RequestOptions } from "../session.ts";
 import type { Implementation, ServerCapabilities } from "../types.ts";
 import type { Prompt, Resource, ResourceTemplate, Tool } from "../feature_types.ts";
 import { schemaChanges } from "./_schema_diff.ts";
 import { isRequest, type RequestId } from "../jsonrpc.ts";
 import type { Recording } from "../record/record.ts";
+import { META } from "../protocol.ts";
 
 /**
  * The version of the snapshot format, written in every snapshot.
@@ -345,7 +346,7 @@ export function surfaceFromRecording(recording: Recording): Surface {
   };
   return stable({
     format: SURFACE_FORMAT,
-    serverInfo: (handshake.serverInfo ?? meta?.["io.modelcontextprotocol/serverInfo"] ??
+    serverInfo: (handshake.serverInfo ?? meta?.[META.serverInfo] ??
       { name: "unknown", version: "unknown" }) as Implementation,
     protocolVersion: recording.header.protocolVersion ??
       String(handshake.protocolVersion ?? "unknown"),

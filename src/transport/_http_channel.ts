@@ -8,6 +8,7 @@ import { checkedHeaders, networkError, secretsOf, statusError } from "./_http.ts
 import { type HeaderParam, headerParams, paramHeaders, standardHeaders } from "./_mcp_headers.ts";
 import type { RequestGate } from "./_http_gate.ts";
 import { fetchWithinOrigin } from "./_redirect.ts";
+import { META } from "../protocol.ts";
 
 /** The options of the transport with their defaults filled in, resolved once. */
 export interface HttpLimits {
@@ -40,7 +41,7 @@ export interface HttpLink {
 export function declaredVersion(message: JsonRpcMessage | undefined): string | undefined {
   if (!message || !("method" in message)) return undefined;
   const meta = message.params?._meta as JsonObject | undefined;
-  const version = meta?.["io.modelcontextprotocol/protocolVersion"];
+  const version = meta?.[META.protocolVersion];
   return typeof version === "string" ? version : undefined;
 }
 

@@ -4,7 +4,7 @@
 
 import { HttpError, ProtocolError, SessionExpiredError } from "../errors.ts";
 import type { JsonRpcErrorObject, JsonRpcMessage } from "../jsonrpc.ts";
-import { preview } from "./_framing.ts";
+import { preview } from "./framing.ts";
 import {
   backoffMs,
   declaredLength,
@@ -17,6 +17,7 @@ import type { HttpLink } from "./_http_channel.ts";
 import { takesSlot } from "./_http_gate.ts";
 import type { SessionKeeper } from "./_http_session.ts";
 import { sleep } from "./_process.ts";
+import { MODERN_ERROR_CODES } from "../protocol.ts";
 
 /** Methods whose repetition does no harm, retried after 429 or 503. */
 const IDEMPOTENT = new Set([
@@ -33,7 +34,6 @@ const IDEMPOTENT = new Set([
 ]);
 
 /** Errors only a modern server sends (HeaderMismatch, MissingRequiredClientCapability, Unsupported version). */
-const MODERN_ERROR_CODES = new Set([-32020, -32021, -32022]);
 
 /** A JSON-RPC error that came as the body of an HTTP error status: the server's real answer. */
 export class ErrorBody extends Error {

@@ -4,7 +4,7 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { ProtocolError } from "../errors.ts";
 import { messageId, toMessage } from "../jsonrpc.ts";
-import { formatBytes, preview } from "./_framing.ts";
+import { formatBytes, preview } from "./framing.ts";
 import { declaredLength, sseEvents } from "./_http.ts";
 import type { HttpLink } from "./_http_channel.ts";
 

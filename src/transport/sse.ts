@@ -12,7 +12,7 @@ import {
   TransportError,
 } from "../errors.ts";
 import { type JsonRpcMessage, messageId, type RequestId, toMessage } from "../jsonrpc.ts";
-import { preview } from "./_framing.ts";
+import { preview } from "./framing.ts";
 import {
   cancelledRequest,
   checkedHeaders,

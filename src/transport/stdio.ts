@@ -7,7 +7,7 @@
 
 import { ConnectionClosedError, type Diagnostic, TransportError } from "../errors.ts";
 import type { JsonRpcMessage } from "../jsonrpc.ts";
-import { JsonRpcLineDecodeStream } from "./_framing.ts";
+import { JsonRpcLineDecodeStream } from "./framing.ts";
 import {
   groupAlive,
   serverEnv,

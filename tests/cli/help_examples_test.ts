@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { parse } from "shell-quote";
-import { HELP } from "../../src/cli/main.ts";
+import { HELP } from "../../src/cli/cli.ts";
 import { npmServer } from "../_npm_servers.ts";
 import { cli, ROOT } from "../_cli_run.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type Diagnostic, type JsonRpcMessage, ProtocolError } from "../../mod.ts";
-import { JsonRpcDecodeStream, LineDecodeStream } from "../../src/transport/_framing.ts";
+import { JsonRpcDecodeStream, LineDecodeStream } from "../../src/transport/framing.ts";
 import { rejectsWith } from "../_helpers.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);

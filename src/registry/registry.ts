@@ -7,17 +7,17 @@
  * @module
  */
 
-import { Emitter } from "./_emitter.ts";
-import type { ServerManager } from "./manager.ts";
-import { CallRecorder } from "./manager/_stats.ts";
-import { UnknownToolError } from "./manager/errors.ts";
-import { SchemaValidator } from "./schema.ts";
-import type { CallToolResult } from "./types.ts";
-import { ResultCache } from "./registry/_cache.ts";
-import { changed, diffMcp, localEntry } from "./registry/_entries.ts";
-import { runLocal } from "./registry/_local.ts";
-import { resourceTools } from "./registry/_resources.ts";
-import { ToolRegistrationError } from "./registry/errors.ts";
+import { Emitter } from "../emitter.ts";
+import type { ServerManager } from "../manager/manager.ts";
+import { CallRecorder } from "../stats/recorder.ts";
+import { UnknownToolError } from "../manager/errors.ts";
+import { SchemaValidator } from "../schema.ts";
+import type { CallToolResult } from "../types.ts";
+import { ResultCache } from "./_cache.ts";
+import { changed, diffMcp, localEntry } from "./_entries.ts";
+import { runLocal } from "./_local.ts";
+import { resourceTools } from "./_resources.ts";
+import { ToolRegistrationError } from "./errors.ts";
 import type {
   LocalTool,
   RegisteredTool,
@@ -27,10 +27,10 @@ import type {
   RegistryOptions,
   RegistryStats,
   ToolSource,
-} from "./registry/types.ts";
+} from "./types.ts";
 
-export * from "./registry/errors.ts";
-export * from "./registry/types.ts";
+export * from "./errors.ts";
+export * from "./types.ts";
 
 /**
  * Local tools and the tools of a manager's servers in one registry.

@@ -3,16 +3,16 @@
 // local tools by the registry.
 
 import { CancelledError, TimeoutError } from "../errors.ts";
-import type { ServerState } from "./types.ts";
+import type { ServerState } from "../manager/types.ts";
 import type {
   CallStats,
   LatencyPercentiles,
   ServerStats,
   StatsOptions,
   ToolStats,
-} from "../stats.ts";
+} from "./stats.ts";
 import type { CallToolResult } from "../types.ts";
-import type { ManagedServer } from "./_server.ts";
+import type { ManagedServer } from "../manager/_server.ts";
 
 /** The defaults of {@link StatsOptions}. */
 export const DEFAULT_WINDOW_MS = 300_000;

@@ -6,27 +6,27 @@
  * @module
  */
 
-import { Emitter } from "./_emitter.ts";
-import type { Client } from "./client.ts";
-import type { ServerConfig } from "./config.ts";
-import type { ManagerStats } from "./stats.ts";
+import { Emitter } from "../emitter.ts";
+import type { Client } from "../client/client.ts";
+import type { ServerConfig } from "../config/config.ts";
+import type { ManagerStats } from "../stats/stats.ts";
 import type {
   CallToolResult,
   CompleteResult,
   CompletionReference,
   GetPromptResult,
   ReadResourceResult,
-} from "./types.ts";
-import { CallRouter } from "./manager/_calls.ts";
-import { Registry } from "./manager/_registry.ts";
-import { type ListKind, ManagedServer } from "./manager/_server.ts";
-import { DEFAULT_WINDOW_MS, serverStats } from "./manager/_stats.ts";
-import { applyServers } from "./manager/_diff.ts";
-import { type ServerSettings, settingsOf } from "./manager/_settings.ts";
-import { followConfig } from "./manager/_watch.ts";
-import { statusOf } from "./manager/_status.ts";
-import { listSkills, loadSkill } from "./manager/_skills.ts";
-import type { LoadedSkill } from "./skills/skills.ts";
+} from "../types.ts";
+import { CallRouter } from "./_calls.ts";
+import { Registry } from "./_registry.ts";
+import { type ListKind, ManagedServer } from "./_server.ts";
+import { DEFAULT_WINDOW_MS, serverStats } from "../stats/recorder.ts";
+import { applyServers } from "./_diff.ts";
+import { type ServerSettings, settingsOf } from "./_settings.ts";
+import { followConfig } from "./_watch.ts";
+import { statusOf } from "./_status.ts";
+import { listSkills, loadSkill } from "./_skills.ts";
+import type { LoadedSkill } from "../skills/skills.ts";
 import type {
   ConfigWatcher,
   ManagedPrompt,
@@ -41,11 +41,11 @@ import type {
   ServerStatus,
   SetServersResult,
   WatchOptions,
-} from "./manager/types.ts";
+} from "./types.ts";
 
-export * from "./manager/errors.ts";
-export * from "./manager/names.ts";
-export * from "./manager/types.ts";
+export * from "./errors.ts";
+export * from "./names.ts";
+export * from "./types.ts";
 
 const KIND_EVENT = {
   tools: "toolsChanged",

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { ServerState } from "./manager/types.ts";
+import type { ServerState } from "../manager/types.ts";
 
 /**
  * How statistics are kept.

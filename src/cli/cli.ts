@@ -206,7 +206,7 @@ async function run(argv: readonly string[], state: { signalled?: StopSignal }): 
     }
     const wire = command.recordWire ? { sent: [], received: [] } : undefined;
     const [{ Client }, { buildClientOptions, buildTransport }] = await Promise.all([
-      import("../client.ts"),
+      import("../client/client.ts"),
       import("./connect.ts"),
     ]);
     let transport = await buildTransport(args, server, out, wire);

@@ -6,25 +6,25 @@
  * @module
  */
 
-import type { Emitter } from "./_emitter.ts";
-import { ResultCache } from "./client/_cache.ts";
-import { type CallContext, invokeTool } from "./client/_call.ts";
-import { clientCapabilities, hasCapability, REQUIRED_CAPABILITY } from "./client/_capabilities.ts";
-import { clientEvents, routeNotifications } from "./client/_events.ts";
+import type { Emitter } from "../emitter.ts";
+import { ResultCache } from "./_cache.ts";
+import { type CallContext, invokeTool } from "./_call.ts";
+import { clientCapabilities, hasCapability, REQUIRED_CAPABILITY } from "./_capabilities.ts";
+import { clientEvents, routeNotifications } from "./_events.ts";
 import {
   answerInputRequests,
   type ClientHandler,
   clientHandlers,
   installHandlers,
   type RootsOption,
-} from "./client/_handlers.ts";
-import { Listener } from "./client/_listen.ts";
-import { type ModernContext, modernRequest, withMeta } from "./client/_modern.ts";
-import { negotiate, type Negotiated, notNegotiated } from "./client/_negotiate.ts";
-import { type ListContext, listItems } from "./client/_pages.ts";
-import { completeResult, getPromptResult, readResourceResult } from "./client/_results.ts";
-import { listTasks, toTaskInfo, waitForTask } from "./client/_tasks.ts";
-import { ToolSchemas } from "./client/_tools.ts";
+} from "./_handlers.ts";
+import { Listener } from "./_listen.ts";
+import { type ModernContext, modernRequest, withMeta } from "./_modern.ts";
+import { negotiate, type Negotiated, notNegotiated } from "./_negotiate.ts";
+import { type ListContext, listItems } from "./_pages.ts";
+import { completeResult, getPromptResult, readResourceResult } from "./_results.ts";
+import { listTasks, toTaskInfo, waitForTask } from "./_tasks.ts";
+import { ToolSchemas } from "./_tools.ts";
 import type {
   CacheOptions,
   CallToolOptions,
@@ -34,11 +34,11 @@ import type {
   ListPage,
   PageOptions,
   TaskWaitOptions,
-} from "./client/types.ts";
-import { CapabilityError, type Diagnostic } from "./errors.ts";
-import type { JsonObject } from "./jsonrpc.ts";
-import { type RequestOptions, Session } from "./session.ts";
-import type { Transport } from "./transport/transport.ts";
+} from "./types.ts";
+import { CapabilityError, type Diagnostic } from "../errors.ts";
+import type { JsonObject } from "../jsonrpc.ts";
+import { type RequestOptions, Session } from "../session.ts";
+import type { Transport } from "../transport/transport.ts";
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -56,10 +56,10 @@ import type {
   ServerCapabilities,
   TaskInfo,
   Tool,
-} from "./types.ts";
-import { VERSION } from "./version.ts";
+} from "../types.ts";
+import { VERSION } from "../version.ts";
 
-export * from "./client/types.ts";
+export * from "./types.ts";
 
 /**
  * A connection to one MCP server, of either era.

@@ -1,0 +1,86 @@
+// The folder rule, checked: a file starting with `_` is private to its folder, and no runtime
+// import cycle exists (type-only imports do not count: they are erased).
+
+import assert from "node:assert/strict";
+
+const SRC = new URL("../src/", import.meta.url).pathname;
+
+async function* sources(dir: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(dir)) {
+    const path = `${dir}${entry.name}`;
+    if (entry.isDirectory) yield* sources(`${path}/`);
+    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) yield path;
+  }
+}
+
+const IMPORT = /^(?:import|export)\s+(type\s+)?([^;]*?)\s+from\s+"(\.[^"]+)"/gms;
+
+/** The files each source file imports at run time (type-only imports left out). */
+async function runtimeImports(): Promise<Map<string, string[]>> {
+  const graph = new Map<string, string[]>();
+  for await (const file of sources(SRC)) {
+    const text = await Deno.readTextFile(file);
+    const deps: string[] = [];
+    for (const [, typeOnly, clause, specifier] of text.matchAll(IMPORT)) {
+      if (typeOnly) continue;
+      const braces = /^\{([^}]*)\}$/s.exec(clause!.trim());
+      const items = braces?.[1]?.split(",").map((i) => i.trim()).filter(Boolean) ?? [];
+      if (braces && items.length > 0 && items.every((i) => i.startsWith("type "))) continue;
+      deps.push(new URL(specifier!, `file://${file}`).pathname);
+    }
+    graph.set(file, deps);
+  }
+  return graph;
+}
+
+const folder = (path: string) => path.slice(0, path.lastIndexOf("/"));
+const base = (path: string) => path.slice(path.lastIndexOf("/") + 1);
+const short = (path: string) => path.replace(SRC, "src/");
+
+Deno.test("no file imports another folder's private (_) file", async () => {
+  const offending: string[] = [];
+  for (const [file, deps] of await runtimeImports()) {
+    for (const dep of deps) {
+      if (base(dep).startsWith("_") && folder(dep) !== folder(file)) {
+        offending.push(`${short(file)} -> ${short(dep)}`);
+      }
+    }
+  }
+  assert.deepEqual(offending, []);
+});
+
+Deno.test("no runtime import cycle among the source files", async () => {
+  const graph = await runtimeImports();
+  const cycles: string[][] = [];
+  // Tarjan's strongly connected components, iteratively deep enough for this tree.
+  let index = 0;
+  const indices = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const visit = (v: string): void => {
+    indices.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!indices.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, indices.get(w)!));
+    }
+    if (low.get(v) === indices.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(short(w));
+      } while (w !== v);
+      if (component.length > 1) cycles.push(component.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!indices.has(v)) visit(v);
+  assert.deepEqual(cycles, []);
+});
