@@ -50,3 +50,11 @@ export {
   surfaceFromRecording,
   surfaceJson,
 } from "../surface/surface.ts";
+export {
+  type FakeMisbehaviour,
+  type FakePrompt,
+  type FakeResource,
+  FakeServer,
+  type FakeServerOptions,
+  type FakeTool,
+} from "./fake.ts";
