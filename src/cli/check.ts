@@ -10,158 +10,116 @@ import {
   SpecValidator,
 } from "../../mod.ts";
 import type { Command, Context } from "./commands.ts";
-
-interface Finding {
-  level: "ok" | "warning" | "problem";
-  check: string;
-  detail: string;
-}
+import { CheckReport, type Finding } from "./_check_report.ts";
 
 /** Spec (server/tools, tool names): 1–128 characters from A-Z a-z 0-9 _ - . */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+type Options = { signal: AbortSignal; timeoutMs?: number };
 
 export const check: Command = {
   words: ["check"],
   recordWire: true,
   async run(context: Context): Promise<number> {
-    const { client, out } = context;
-    const findings: Finding[] = [];
-    const latencies: Record<string, number> = {
-      [client.era === "modern" ? "discover" : "handshake"]: Math.round(context.connectMs),
-    };
-    const add = (level: Finding["level"], check: string, detail: string) =>
-      findings.push({ level, check, detail });
-    const timed = async <T>(name: string, run: () => Promise<T>): Promise<T | undefined> => {
-      const started = performance.now();
-      try {
-        return await run();
-      } catch (error) {
-        add("problem", name, (error as Error).message);
-        return undefined;
-      } finally {
-        latencies[name] = Math.round((performance.now() - started) * 10) / 10;
-      }
-    };
-    const caps = client.serverCapabilities;
-    const options = {
+    const { client } = context;
+    const report = new CheckReport();
+    report.latencies[client.era === "modern" ? "discover" : "handshake"] = Math.round(
+      context.connectMs,
+    );
+    const options: Options = {
       signal: context.signal,
       ...(context.args.timeoutMs ? { timeoutMs: context.args.timeoutMs } : {}),
     };
-    add(
+    const { name, version } = client.serverInfo;
+    report.add(
       "ok",
       "connect",
-      `${client.serverInfo.name} ${client.serverInfo.version}, revision ${client.protocolVersion} (${client.era} era)`,
+      `${name} ${version}, revision ${client.protocolVersion} (${client.era} era)`,
     );
-
-    if (caps.tools) {
-      const tools = await timed("tools/list", () => client.listTools(options));
-      if (tools) {
-        add("ok", "tools/list", `${tools.length} tool(s)`);
-        const seen = new Set<string>();
-        const validator = new SchemaValidator();
-        for (const tool of tools) {
-          if (!TOOL_NAME.test(tool.name)) {
-            add(
-              "warning",
-              "tool names",
-              `"${tool.name}" breaks the naming guidance (1–128 of A-Z a-z 0-9 _ - .)`,
-            );
-          }
-          if (seen.has(tool.name)) add("problem", "tool names", `"${tool.name}" is listed twice`);
-          seen.add(tool.name);
-          for (
-            const [kind, schema] of [["inputSchema", tool.inputSchema], [
-              "outputSchema",
-              tool.outputSchema,
-            ]] as const
-          ) {
-            if (!schema) continue;
-            try {
-              validator.compile(schema);
-            } catch (error) {
-              add(
-                "problem",
-                "schemas",
-                `${kind} of "${tool.name}" does not compile: ${(error as Error).message}`,
-              );
-            }
-          }
-        }
-        for (const name of context.args.call) {
-          if (!seen.has(name)) {
-            add("problem", `call ${name}`, "no such tool");
-            continue;
-          }
-          const result = await timed(
-            `tools/call ${name}`,
-            () => client.callTool(name, {}, options),
-          );
-          if (result) {
-            add(
-              result.isError ? "warning" : "ok",
-              `call ${name}`,
-              result.isError ? "returned isError" : "ok",
-            );
-          }
-        }
-      }
-    }
-    if (caps.resources) {
-      const resources = await timed("resources/list", () => client.listResources(options));
-      if (resources) add("ok", "resources/list", `${resources.length} resource(s)`);
-      const templates = await timed(
-        "resources/templates/list",
-        () => client.listResourceTemplates(options),
-      );
-      if (templates) add("ok", "resources/templates/list", `${templates.length} template(s)`);
-    }
+    const caps = client.serverCapabilities;
+    if (caps.tools) await checkTools(context, report, options);
+    if (caps.resources) await checkResources(context, report, options);
     if (caps.prompts) {
-      const prompts = await timed("prompts/list", () => client.listPrompts(options));
-      if (prompts) add("ok", "prompts/list", `${prompts.length} prompt(s)`);
+      const prompts = await report.timed("prompts/list", () => client.listPrompts(options));
+      if (prompts) report.add("ok", "prompts/list", `${prompts.length} prompt(s)`);
     }
     if (new Skills(client).available) {
-      await (await import("./skills.ts")).checkSkills(context, add);
+      await (await import("./skills.ts")).checkSkills(context, (...a) => report.add(...a));
     }
-    await timed("ping", () => client.ping(options));
+    await report.timed("ping", () => client.ping(options));
     // Every fault the server committed on the way (garbage on stdout, stray or repeated answers,
     // malformed messages) is a problem of its own: an inspector shows them all.
     for (const d of context.diagnostics) {
-      add(
-        "problem",
-        `protocol (${d.kind})`,
-        d.data === undefined ? d.message : `${d.message}: ${d.data}`,
-      );
+      const detail = d.data === undefined ? d.message : `${d.message}: ${d.data}`;
+      report.add("problem", `protocol (${d.kind})`, detail);
     }
-    await validateWire(context, findings);
-
-    const problems = findings.filter((f) => f.level === "problem").length;
-    const warnings = findings.filter((f) => f.level === "warning").length;
-    if (context.args.json) {
-      out.stdout(JSON.stringify(
-        {
-          server: client.serverInfo,
-          protocolVersion: client.protocolVersion,
-          era: client.era,
-          findings,
-          latenciesMs: latencies,
-          problems,
-          warnings,
-        },
-        null,
-        2,
-      ));
-    } else {
-      const { green, red, dim } = out.style;
-      const mark = { ok: green("✓"), warning: "!", problem: red("✗") };
-      for (const f of findings) out.stdout(`${mark[f.level]} ${f.check}: ${f.detail}`);
-      out.stdout(
-        dim(`latency (ms): ${Object.entries(latencies).map(([k, v]) => `${k} ${v}`).join(", ")}`),
-      );
-      out.stdout(`${problems} problem(s), ${warnings} warning(s)`);
-    }
-    return problems > 0 ? 1 : 0;
+    await validateWire(context, report.findings);
+    return report.print(context);
   },
 };
+
+/** Tool names and schemas, and the calls --call names. */
+async function checkTools(context: Context, report: CheckReport, options: Options): Promise<void> {
+  const { client } = context;
+  const tools = await report.timed("tools/list", () => client.listTools(options));
+  if (!tools) return;
+  report.add("ok", "tools/list", `${tools.length} tool(s)`);
+  const seen = new Set<string>();
+  const validator = new SchemaValidator();
+  for (const tool of tools) {
+    if (!TOOL_NAME.test(tool.name)) {
+      report.add(
+        "warning",
+        "tool names",
+        `"${tool.name}" breaks the naming guidance (1–128 of A-Z a-z 0-9 _ - .)`,
+      );
+    }
+    if (seen.has(tool.name)) report.add("problem", "tool names", `"${tool.name}" is listed twice`);
+    seen.add(tool.name);
+    const schemas = [["inputSchema", tool.inputSchema], ["outputSchema", tool.outputSchema]];
+    for (const [kind, schema] of schemas as [string, typeof tool.inputSchema | undefined][]) {
+      if (!schema) continue;
+      try {
+        validator.compile(schema);
+      } catch (error) {
+        const why = (error as Error).message;
+        report.add("problem", "schemas", `${kind} of "${tool.name}" does not compile: ${why}`);
+      }
+    }
+  }
+  for (const name of context.args.call) {
+    if (!seen.has(name)) {
+      report.add("problem", `call ${name}`, "no such tool");
+      continue;
+    }
+    const result = await report.timed(
+      `tools/call ${name}`,
+      () => client.callTool(name, {}, options),
+    );
+    if (!result) continue;
+    report.add(
+      result.isError ? "warning" : "ok",
+      `call ${name}`,
+      result.isError ? "returned isError" : "ok",
+    );
+  }
+}
+
+/** Resources and resource templates. */
+async function checkResources(
+  context: Context,
+  report: CheckReport,
+  options: Options,
+): Promise<void> {
+  const { client } = context;
+  const resources = await report.timed("resources/list", () => client.listResources(options));
+  if (resources) report.add("ok", "resources/list", `${resources.length} resource(s)`);
+  const templates = await report.timed(
+    "resources/templates/list",
+    () => client.listResourceTemplates(options),
+  );
+  if (templates) report.add("ok", "resources/templates/list", `${templates.length} template(s)`);
+}
 
 /** Every message the server sent, checked against the official schema of the revision in use. */
 async function validateWire(context: Context, findings: Finding[]): Promise<void> {
