@@ -1,7 +1,7 @@
 // Command-line parsing for mcp-inspect: global options, the command words, and the server
 // command after `--`.
 
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 
 /** What a command that parses its own options writes to. */
 export interface Lines {
@@ -313,4 +313,55 @@ export async function closest(
     if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
   }
   return bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+}
+
+/**
+ * How a command that parses its own options (`auth`, `proxy`, `servers`, `replay`) is declared:
+ * its name (for usage errors), its `--help` text, and its options (`--help`/`-h` is added).
+ */
+export interface CommandSpec<T extends ParseArgsOptionsConfig> {
+  name: string;
+  help: string;
+  options: T;
+  /** Whether words other than options are accepted (default: no). */
+  positionals?: boolean;
+}
+
+/** The options of a {@link CommandSpec}, with `help`. */
+type WithHelp<T extends ParseArgsOptionsConfig> = T & { help: { type: "boolean"; short: "h" } };
+
+/**
+ * Parses `argv` by `spec`. Returns the values and positionals, or the exit code when the command
+ * is done already: 0 after printing `--help`, 2 after a usage error naming the bad option.
+ */
+export function parseCommand<T extends ParseArgsOptionsConfig>(
+  spec: CommandSpec<T>,
+  argv: readonly string[],
+  out: Lines,
+):
+  | ReturnType<
+    typeof parseArgs<{
+      args: string[];
+      options: WithHelp<T>;
+      strict: true;
+      allowPositionals: boolean;
+    }>
+  >
+  | number {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: { ...spec.options, help: { type: "boolean", short: "h" } } as WithHelp<T>,
+      strict: true,
+      allowPositionals: spec.positionals ?? false,
+    });
+  } catch (error) {
+    return commandUsage(out, spec.name, cleanParseError((error as Error).message));
+  }
+  if ((parsed.values as { help?: boolean }).help) {
+    out.stdout(spec.help);
+    return 0;
+  }
+  return parsed;
 }

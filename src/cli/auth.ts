@@ -1,8 +1,7 @@
 // `mcp-inspect auth login|status|logout`: OAuth for HTTP servers, with tokens kept in the user's
 // config directory (mode 0600); and the stored authorization every other --url command uses.
 
-import { parseArgs } from "node:util";
-import { cleanParseError, commandUsage, type Lines as Output } from "./args.ts";
+import { commandUsage, type Lines as Output, parseCommand } from "./args.ts";
 import { AuthorizationError } from "../../mod.ts";
 import {
   type AuthorizationStatus,
@@ -60,10 +59,11 @@ export function storedAuthorization(
 
 /** Runs `auth`; returns the exit code. */
 export async function authCommand(argv: readonly string[], out: Output): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
+  const parsed = parseCommand(
+    {
+      name: "auth",
+      help: AUTH_HELP,
+      positionals: true,
       options: {
         url: { type: "string", short: "u" },
         "no-browser": { type: "boolean" },
@@ -75,19 +75,17 @@ export async function authCommand(argv: readonly string[], out: Output): Promise
         json: { type: "boolean" },
         all: { type: "boolean" },
         verbose: { type: "boolean", short: "v" },
-        help: { type: "boolean", short: "h" },
       },
-      strict: true,
-      allowPositionals: true,
-    });
-  } catch (error) {
-    return usage(out, cleanParseError((error as Error).message));
-  }
+    },
+    argv,
+    out,
+  );
+  if (typeof parsed === "number") return parsed;
   const { values, positionals } = parsed;
   const action = positionals[0];
-  if (values.help || action === undefined) {
+  if (action === undefined) {
     out.stdout(AUTH_HELP);
-    return values.help ? 0 : 2;
+    return 2;
   }
   if (positionals.length > 1) return usage(out, `Unexpected argument "${positionals[1]}"`);
   const err = style(Deno.stderr);

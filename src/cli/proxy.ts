@@ -4,8 +4,7 @@
 // `--tools <module>` adds local tools written in TypeScript; `--stats <seconds>` prints call
 // statistics to stderr.
 
-import { parseArgs } from "node:util";
-import { cleanParseError, commandUsage, type Lines as Output } from "./args.ts";
+import { commandUsage, type Lines as Output, parseCommand } from "./args.ts";
 import { Redactor, type Transport } from "../../mod.ts";
 import { ConfigError, loadConfig, ServerManager, ToolRegistry } from "../manager/mod.ts";
 import {
@@ -58,10 +57,10 @@ Exit codes: 0 stopped cleanly; 2 usage or config file error; 3 the port cannot b
 
 /** Runs `proxy` until stdin ends (stdio) or SIGINT/SIGTERM/SIGHUP; returns the exit code. */
 export async function proxyCommand(argv: readonly string[], out: Output): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
+  const parsed = parseCommand(
+    {
+      name: "proxy",
+      help: PROXY_HELP,
       options: {
         config: { type: "string", short: "c" },
         http: { type: "boolean" },
@@ -78,18 +77,13 @@ export async function proxyCommand(argv: readonly string[], out: Output): Promis
         tools: { type: "string", multiple: true },
         stats: { type: "string" },
         verbose: { type: "boolean", short: "v" },
-        help: { type: "boolean", short: "h" },
       },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    return usage(out, cleanParseError((error as Error).message));
-  }
-  if (values.help) {
-    out.stdout(PROXY_HELP);
-    return 0;
-  }
+    },
+    argv,
+    out,
+  );
+  if (typeof parsed === "number") return parsed;
+  const { values } = parsed;
   const modules = values.tools ?? [];
   if (values.config === undefined && modules.length === 0) {
     return usage(out, "Missing --config <file> or --tools <module>");

@@ -1,7 +1,6 @@
 // `--record <file>`, `mcp-inspect verify <recording>` and `mcp-inspect replay <recording>`:
 // regression testing from recorded sessions.
 
-import { parseArgs } from "node:util";
 import { redactUrl } from "../../mod.ts";
 import { StdioServerTransport } from "../server/mod.ts";
 import {
@@ -12,7 +11,7 @@ import {
   serveReplayHttp,
   verifyRecording,
 } from "../testing/testing.ts";
-import { cleanParseError, type CliArgs, commandUsage, type Lines, UsageError } from "./args.ts";
+import { type CliArgs, commandUsage, type Lines, parseCommand, UsageError } from "./args.ts";
 import type { Command } from "./commands.ts";
 
 /** A recorder for the session the command is about to open; secrets never reach the file. */
@@ -91,26 +90,21 @@ that is not a recording; 3 the port cannot be bound.`;
 
 /** Runs `replay` until stdin ends; returns the exit code. */
 export async function replayCommand(argv: readonly string[], out: Lines): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
+  const parsed = parseCommand(
+    {
+      name: "replay",
+      help: REPLAY_HELP,
+      positionals: true,
       options: {
-        help: { type: "boolean", short: "h" },
         http: { type: "boolean" },
         port: { type: "string" },
         token: { type: "string" },
       },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    return commandUsage(out, "replay", cleanParseError((error as Error).message));
-  }
-  if (parsed.values.help) {
-    out.stdout(REPLAY_HELP);
-    return 0;
-  }
+    },
+    argv,
+    out,
+  );
+  if (typeof parsed === "number") return parsed;
   const [file, ...extra] = parsed.positionals;
   if (file === undefined || extra.length > 0) {
     return commandUsage(out, "replay", "Usage: replay <recording>");

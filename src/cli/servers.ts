@@ -1,8 +1,7 @@
 // `mcp-inspect servers --config <file>`: connects every server of a config file at once and
 // reports each one's state, era, tools and errors: a health check of a whole config.
 
-import { parseArgs } from "node:util";
-import { cleanParseError, commandUsage, type Lines as Output } from "./args.ts";
+import { commandUsage, type Lines as Output, parseCommand } from "./args.ts";
 import { Redactor, redactUrl } from "../../mod.ts";
 import {
   ConfigError,
@@ -36,28 +35,23 @@ Exit codes: 0 every enabled server is ready; 2 usage or config file error; 3 a s
 
 /** Runs `servers`; returns the exit code. */
 export async function serversCommand(argv: readonly string[], out: Output): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
+  const parsed = parseCommand(
+    {
+      name: "servers",
+      help: SERVERS_HELP,
       options: {
         config: { type: "string", short: "c" },
         tools: { type: "boolean" },
         json: { type: "boolean" },
         timeout: { type: "string", short: "t" },
         strict: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
       },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    return usage(out, cleanParseError((error as Error).message));
-  }
-  if (values.help) {
-    out.stdout(SERVERS_HELP);
-    return 0;
-  }
+    },
+    argv,
+    out,
+  );
+  if (typeof parsed === "number") return parsed;
+  const { values } = parsed;
   const strict = values.strict ?? false;
   if (values.config === undefined) return await listServers(out, values.json ?? false, strict);
   const timeoutMs = Number(values.timeout ?? 30_000);
