@@ -17,7 +17,7 @@ interface Entry {
   expires: number;
 }
 
-export class ResultCache {
+export class TtlCache {
   readonly #entries = new Map<string, Entry>();
   readonly #now: () => number;
 
@@ -48,7 +48,7 @@ export class ResultCache {
 
   /** Drops every entry of a method, or of one method and resource URI. */
   invalidate(method: string, uri?: string): void {
-    const prefix = uri === undefined ? `${method} ` : ResultCache.key(method, { uri });
+    const prefix = uri === undefined ? `${method} ` : TtlCache.key(method, { uri });
     for (const key of this.#entries.keys()) {
       if (uri === undefined ? key.startsWith(prefix) : key === prefix) this.#entries.delete(key);
     }

@@ -6,7 +6,7 @@ import type { Diagnostic } from "../errors.ts";
 import type { JsonObject } from "../jsonrpc.ts";
 import type { Session } from "../session.ts";
 import type { ListenFilter, LogMessage } from "../types.ts";
-import type { ResultCache } from "./_cache.ts";
+import type { TtlCache } from "./_cache.ts";
 import type { Listener } from "./_listen.ts";
 import type { ToolSchemas } from "./_tools.ts";
 import type { ClientEvents, ClientOptions } from "./types.ts";
@@ -36,7 +36,7 @@ export function clientEvents(
 /** What the server's notifications update. */
 export interface NotificationTargets {
   events: Emitter<ClientEvents>;
-  cache: ResultCache;
+  cache: TtlCache;
   tools: ToolSchemas;
   listener: Listener;
 }

@@ -6,7 +6,7 @@ import type { JsonObject } from "../jsonrpc.ts";
 import type { RequestOptions } from "../session.ts";
 import type { ClientCapabilities, Implementation } from "../types.ts";
 import { MODERN_PROTOCOL_VERSIONS } from "../types.ts";
-import { CACHEABLE_METHODS, ResultCache } from "./_cache.ts";
+import { CACHEABLE_METHODS, TtlCache } from "./_cache.ts";
 import type { CacheOptions } from "./types.ts";
 
 import { META, MODERN_ERROR_CODES } from "../protocol.ts";
@@ -115,7 +115,7 @@ export function inputRequired(method: string, result: JsonObject): InputRequired
 export interface ModernContext {
   /** Sends one round of the request, adding the per-request `_meta`. */
   send(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject>;
-  cache: ResultCache;
+  cache: TtlCache;
   /** Most rounds before giving up (`maxInputRounds`). */
   maxRounds: number;
   /** Answers the server's input requests through the client's handlers. */
@@ -139,7 +139,7 @@ export async function modernRequest(
   options: CacheOptions,
 ): Promise<JsonObject> {
   const { bypassCache, ...limits } = options;
-  const cacheKey = CACHEABLE_METHODS.has(method) ? ResultCache.key(method, params) : undefined;
+  const cacheKey = CACHEABLE_METHODS.has(method) ? TtlCache.key(method, params) : undefined;
   if (cacheKey && !bypassCache) {
     const cached = context.cache.get(cacheKey);
     if (cached) return cached;

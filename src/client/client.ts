@@ -7,7 +7,7 @@
  */
 
 import type { Emitter } from "../emitter.ts";
-import { ResultCache } from "./_cache.ts";
+import { TtlCache } from "./_cache.ts";
 import { type CallContext, invokeTool } from "./_call.ts";
 import { clientCapabilities, hasCapability, REQUIRED_CAPABILITY } from "./_capabilities.ts";
 import { clientEvents, routeNotifications } from "./_events.ts";
@@ -83,7 +83,7 @@ export class Client implements AsyncDisposable {
   readonly #handlers: Map<string, ClientHandler>;
   readonly #capabilities: ClientCapabilities;
   readonly #clientInfo: Implementation;
-  readonly #cache = new ResultCache();
+  readonly #cache = new TtlCache();
   readonly #listener: Listener;
   #roots: RootsOption | undefined;
   /** What negotiation found; `serverInfo` then follows the latest modern result carrying it. */

@@ -11,7 +11,7 @@ import type {
   GetPromptResult,
   ReadResourceResult,
 } from "../types.ts";
-import type { Registry } from "./_registry.ts";
+import type { ItemIndex } from "./_item_index.ts";
 import type { ManagedServer } from "./_server.ts";
 import { requestOptions } from "./_status.ts";
 import { ServerUnavailableError, UnknownToolError } from "./errors.ts";
@@ -24,10 +24,10 @@ import type { ManagerCallOptions } from "./types.ts";
  */
 export class CallRouter {
   readonly #servers: ReadonlyMap<string, ManagedServer>;
-  readonly #registry: Registry;
+  readonly #registry: ItemIndex;
 
   /** Routes among `servers`, the manager's own map as it changes, named by `registry`. */
-  constructor(servers: ReadonlyMap<string, ManagedServer>, registry: Registry) {
+  constructor(servers: ReadonlyMap<string, ManagedServer>, registry: ItemIndex) {
     this.#servers = servers;
     this.#registry = registry;
   }

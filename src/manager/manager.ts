@@ -18,7 +18,7 @@ import type {
   ReadResourceResult,
 } from "../types.ts";
 import { CallRouter } from "./_calls.ts";
-import { Registry } from "./_registry.ts";
+import { ItemIndex } from "./_item_index.ts";
 import { type ListKind, ManagedServer } from "./_server.ts";
 import { DEFAULT_WINDOW_MS, serverStats } from "../stats/recorder.ts";
 import { applyServers } from "./_diff.ts";
@@ -70,7 +70,7 @@ export class ServerManager implements AsyncDisposable {
   readonly #settings: ServerSettings;
   readonly #options: ManagerOptions;
   readonly #events: Emitter<ManagerEvents>;
-  readonly #registry = new Registry(() => [...this.#servers.values()]);
+  readonly #registry = new ItemIndex(() => [...this.#servers.values()]);
   /** Where tool, prompt, resource and completion calls go (manager/_calls.ts). */
   readonly #calls = new CallRouter(this.#servers, this.#registry);
   readonly #watchers = new Set<ConfigWatcher>();

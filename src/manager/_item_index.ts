@@ -1,4 +1,5 @@
-// The combined registry of every server's tools, prompts and resources, with qualified names.
+// The index of every server's tools, prompts and resources, with qualified names (the manager's; the
+// public tool registry, local tools included, is ToolRegistry in src/registry/).
 // Names are assigned over every known item, visible or not, so that toggling a server or editing
 // a deny list never renames the tools of another server.
 
@@ -16,7 +17,7 @@ export interface Entry<T> {
   visible: boolean;
 }
 
-export class Registry {
+export class ItemIndex {
   #tools: Entry<Tool>[] | undefined;
   #prompts: Entry<Prompt>[] | undefined;
   #toolIndex = new Map<string, Entry<Tool>>();
