@@ -9,8 +9,15 @@
  * @module
  */
 
-import { main } from "./src/cli/cli.ts";
+import { VERSION } from "./src/version.ts";
 
 if (import.meta.main) {
-  Deno.exit(await main(Deno.args));
+  const [first, ...rest] = Deno.args;
+  if (rest.length === 0 && (first === "--version" || first === "-V")) {
+    // Answered before anything else loads: `--version` is what scripts call to probe the tool.
+    console.log(`mcp-inspect ${VERSION}`);
+  } else {
+    const { main } = await import("./src/cli/cli.ts");
+    Deno.exit(await main(Deno.args));
+  }
 }
