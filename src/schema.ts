@@ -5,36 +5,30 @@
  * @module
  */
 
-import { Ajv2020 } from "ajv/dist/2020.js";
-import { Ajv as AjvDraft07, type ErrorObject, type ValidateFunction } from "ajv";
-import addFormatsModule from "ajv-formats";
+import type { ErrorObject, ValidateFunction } from "ajv";
 import type { JsonSchema } from "./types.ts";
 
-type AjvInstance = InstanceType<typeof Ajv2020> | InstanceType<typeof AjvDraft07>;
-
-// ajv-formats is CommonJS; its default export arrives wrapped under Deno's interop.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
-  addFormatsModule) as (ajv: AjvInstance) => AjvInstance;
-
 /** The two drafts a schema is checked with. */
-type Draft = "modern" | "draft07";
+export type Draft = "modern" | "draft07";
 
-function engine(draft: Draft, validateSchema: boolean): AjvInstance {
-  const options = {
-    strict: false,
-    allErrors: true,
-    // Never register a schema's $id: two tools may reuse one id with different contents.
-    addUsedSchema: false,
-    validateSchema,
-  } as const;
-  return addFormats(draft === "draft07" ? new AjvDraft07(options) : new Ajv2020(options));
+/** What `schema_engine.ts` provides once loaded: Ajv engines for both drafts. */
+export interface SchemaEngines {
+  /** A fresh engine that compiles schemas (without checking them against the meta-schema). */
+  compiler(draft: Draft): { compile(schema: JsonSchema): ValidateFunction };
+  /** The process-wide engine that checks schemas against their meta-schema. */
+  checker(draft: Draft): { validateSchema(schema: JsonSchema, throwOnError: true): unknown };
 }
 
-// Checking a schema against its meta-schema first compiles the meta-schema, ~20–70 ms per engine,
-// which every connection paid on its first validated call. One checking engine per draft serves
-// the whole process (it keeps nothing of what it checks); the engines that compile the tools'
-// schemas stay per validator, since they keep every schema they compile, and skip that check.
-const checkers: Partial<Record<Draft, AjvInstance>> = {};
+// Ajv is ~60–80 ms to load: it is imported when a validator is first needed, not with the root
+// module. A module that needs validation synchronously imports `schema_engine.ts` itself, which
+// installs the engines as it loads.
+let engines: SchemaEngines | undefined;
+let loading: Promise<void> | undefined;
+
+/** Called by `schema_engine.ts` as it loads. */
+export function installSchemaEngines(loaded: SchemaEngines): void {
+  engines = loaded;
+}
 
 /** The outcome of checking a value: an empty list means valid. */
 export type SchemaIssues = string[];
@@ -50,6 +44,7 @@ export type SchemaIssues = string[];
  * @example Checking structured content
  * ```ts
  * import { SchemaValidator } from "@mcp-inspect/client";
+ * await SchemaValidator.ready(); // loads Ajv, once per process
  * const validator = new SchemaValidator();
  * const check = validator.compile({ type: "object", properties: { sum: { type: "number" } }, required: ["sum"] });
  * console.log(check({ sum: 3 })); // []
@@ -57,24 +52,58 @@ export type SchemaIssues = string[];
  * ```
  */
 export class SchemaValidator {
-  readonly #engines: Partial<Record<Draft, AjvInstance>> = {};
+  readonly #engines: Partial<Record<Draft, { compile(schema: JsonSchema): ValidateFunction }>> = {};
   readonly #cache = new WeakMap<JsonSchema, (value: unknown) => SchemaIssues>();
 
   /**
-   * Compiles a schema into a check that returns the list of violations.
+   * Loads the validation engine (Ajv) once per process; {@link SchemaValidator.compile} needs it.
    *
-   * @throws {Error} when the schema itself is invalid, naming why.
+   * @example
+   * ```ts
+   * import { SchemaValidator } from "@mcp-inspect/client";
+   * await SchemaValidator.ready();
+   * console.log(new SchemaValidator().compile({ type: "string" })(1)); // ["(root) must be string"]
+   * ```
+   */
+  static ready(): Promise<void> {
+    if (engines) return Promise.resolve();
+    loading ??= import("./schema_engine.ts").then(() => {});
+    return loading;
+  }
+
+  /**
+   * Whether {@link SchemaValidator.ready} has completed, so that `compile()` works.
+   *
+   * @example
+   * ```ts
+   * import { SchemaValidator } from "@mcp-inspect/client";
+   * if (!SchemaValidator.isReady) await SchemaValidator.ready();
+   * ```
+   */
+  static get isReady(): boolean {
+    return engines !== undefined;
+  }
+
+  /**
+   * Compiles a schema into a check that returns the list of violations. Needs the engine:
+   * `await SchemaValidator.ready()` first.
+   *
+   * @throws {Error} when the schema itself is invalid, naming why, or when the engine is not
+   *   loaded yet.
    */
   compile(schema: JsonSchema): (value: unknown) => SchemaIssues {
     const cached = this.#cache.get(schema);
     if (cached) return cached;
+    if (!engines) {
+      throw new Error("The JSON Schema engine is not loaded: await SchemaValidator.ready() first");
+    }
     const declared = typeof schema.$schema === "string" ? schema.$schema : "";
     const draft: Draft = /draft-0[4-7]/.test(declared) ? "draft07" : "modern";
     let validate: ValidateFunction;
     try {
       // Throws "schema is invalid: …" as Ajv's own compile does with validateSchema on.
-      (checkers[draft] ??= engine(draft, true)).validateSchema(schema, true);
-      validate = (this.#engines[draft] ??= engine(draft, false)).compile(schema);
+      engines.checker(draft).validateSchema(schema, true);
+      validate = (this.#engines[draft] ??= engines.compiler(draft)).compile(schema);
     } catch (error) {
       throw new Error(`Invalid JSON Schema: ${(error as Error).message}`, { cause: error });
     }

@@ -7,8 +7,8 @@
  * @module
  */
 
-import { Ajv2020 } from "ajv/dist/2020.js";
-import { Ajv as AjvDraft07, type ValidateFunction } from "ajv";
+import type { Ajv2020 } from "ajv/dist/2020.js";
+import type { Ajv as AjvDraft07, ValidateFunction } from "ajv";
 import type { JsonObject, JsonRpcMessage } from "./jsonrpc.ts";
 
 /**
@@ -130,6 +130,14 @@ function applyErrata(schema: JsonObject, defsKey: string): JsonObject {
 /** Which side sent a message. */
 type Side = "Client" | "Server";
 
+// Ajv is loaded with the first validator (SpecValidator.load), not with the root module.
+let engines: { Ajv2020: typeof Ajv2020; AjvDraft07: typeof AjvDraft07 } | undefined;
+
+async function loadEngines(): Promise<void> {
+  const [modern, draft07] = await Promise.all([import("ajv/dist/2020.js"), import("ajv")]);
+  engines ??= { Ajv2020: modern.Ajv2020, AjvDraft07: draft07.Ajv };
+}
+
 /**
  * Checks messages against the official schema of one revision. Each check returns a list of
  * issues; an empty list means the message is valid.
@@ -149,7 +157,8 @@ export class SpecValidator {
   readonly #compiled = new Map<string, ValidateFunction>();
 
   /**
-   * Builds a validator from a schema document already loaded.
+   * Builds a validator from a schema document already loaded; the engine must be loaded too
+   * (any `SpecValidator.load()` loads it, once per process).
    *
    * @example
    * ```ts ignore
@@ -162,9 +171,13 @@ export class SpecValidator {
     const document = applyErrata(schema, this.#defsKey);
     this.#defs = document[this.#defsKey] as Record<string, unknown>;
     const modern = String(schema.$schema ?? "").includes("2020-12");
-    this.#ajv = modern
-      ? new Ajv2020({ strict: false, allErrors: true, validateFormats: false })
-      : new AjvDraft07({ strict: false, allErrors: true, validateFormats: false });
+    if (!engines) {
+      throw new Error(
+        "The JSON Schema engine is not loaded: build validators with SpecValidator.load()",
+      );
+    }
+    const options = { strict: false, allErrors: true, validateFormats: false } as const;
+    this.#ajv = modern ? new engines.Ajv2020(options) : new engines.AjvDraft07(options);
     this.#ajv.addSchema(document, "spec");
   }
 
@@ -177,7 +190,8 @@ export class SpecValidator {
    * ```
    */
   static async load(revision: string, options: SpecSchemaOptions = {}): Promise<SpecValidator> {
-    return new SpecValidator(revision, await loadSpecSchema(revision, options));
+    const [schema] = await Promise.all([loadSpecSchema(revision, options), loadEngines()]);
+    return new SpecValidator(revision, schema);
   }
 
   /**

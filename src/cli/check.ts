@@ -65,6 +65,7 @@ async function checkTools(context: Context, report: CheckReport, options: Option
   if (!tools) return;
   report.add("ok", "tools/list", `${tools.length} tool(s)`);
   const seen = new Set<string>();
+  await SchemaValidator.ready();
   const validator = new SchemaValidator();
   for (const tool of tools) {
     if (!TOOL_NAME.test(tool.name)) {

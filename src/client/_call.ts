@@ -9,6 +9,7 @@ import { callToolResult } from "./_results.ts";
 import { taskOf, type TaskOps, waitForTask } from "./_tasks.ts";
 import type { ToolSchemas } from "./_tools.ts";
 import type { CallToolOptions } from "./types.ts";
+import { SchemaValidator } from "../schema.ts";
 
 /** What a tool call needs of the client. */
 export interface CallContext extends TaskOps {
@@ -33,6 +34,10 @@ export async function invokeTool(
     (context.validateOutput || context.validateArguments || task !== undefined) && !tools.known
   ) {
     await learnTools(context, limits);
+  }
+  // Ajv loads on the first validated call, not with the client (a resolved check after that).
+  if ((context.validateArguments || context.validateOutput) && !SchemaValidator.isReady) {
+    await SchemaValidator.ready();
   }
   if (context.validateArguments) tools.validateArguments(name, args);
   const params: JsonObject = { name, arguments: args };

@@ -12,6 +12,8 @@ import type { ServerManager } from "../manager/manager.ts";
 import { CallRecorder } from "../stats/recorder.ts";
 import { UnknownToolError } from "../manager/errors.ts";
 import { SchemaValidator } from "../schema.ts";
+// register() checks schemas synchronously: the registry loads the engine with itself.
+import "../schema_engine.ts";
 import type { CallToolResult } from "../types.ts";
 import { ResultCache } from "./_cache.ts";
 import { changed, diffMcp, localEntry } from "./_entries.ts";
