@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import {
   Client,
   type ClientOptions,
+  type Diagnostic,
   type JsonRpcMessage,
   LATEST_LEGACY_PROTOCOL_VERSION,
   SPEC_REVISIONS,
@@ -88,6 +89,15 @@ export class CheckedTransport implements Transport {
 
   get onRequestError(): ((id: string | number, error: Error) => void) | undefined {
     return this.inner.onRequestError;
+  }
+
+  /** The session's handler for what the wrapped transport skipped, installed on it. */
+  set onDiagnostic(handler: ((diagnostic: Diagnostic) => void) | undefined) {
+    this.inner.onDiagnostic = handler;
+  }
+
+  get onDiagnostic(): ((diagnostic: Diagnostic) => void) | undefined {
+    return this.inner.onDiagnostic;
   }
 
   setProtocolVersion(version: string): void {

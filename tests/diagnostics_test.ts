@@ -5,14 +5,20 @@ import assert from "node:assert/strict";
 import { Client, type Diagnostic, ProtocolError, StdioTransport } from "../mod.ts";
 import { fakeServer } from "./_helpers.ts";
 
+/** Both eras: the legacy handshake, and 2026-07-28 (server/discover) over the same session. */
+const ERAS = [["legacy", []], ["modern", ["--modern"]]] as const;
+
 async function withFault(
   fault: string,
+  era: (typeof ERAS)[number],
   run: (client: Client, diagnostics: Diagnostic[]) => Promise<void>,
 ): Promise<void> {
   const diagnostics: Diagnostic[] = [];
+  const [protocol, flags] = era;
   // A long timeout: a request failed "at once" must not need it.
-  await using client = await Client.connect(new StdioTransport(fakeServer("faults.ts", [fault])), {
-    protocol: "legacy",
+  const transport = new StdioTransport(fakeServer("faults.ts", [fault, ...flags]));
+  await using client = await Client.connect(transport, {
+    protocol,
     requestTimeoutMs: 60_000,
     onDiagnostic: (d) => diagnostics.push(d),
   });
@@ -26,15 +32,17 @@ for (
     ["result-not-object", /"result" must be an object/],
   ] as const
 ) {
-  Deno.test(`a malformed answer (${fault}) fails its request at once and is reported`, async () => {
-    await withFault(fault, async (client, diagnostics) => {
-      const error = await client.listTools().then(() => assert.fail("answered"), (e) => e);
-      assert.ok(error instanceof ProtocolError, String(error));
-      assert.match(error.message, /The server's answer to tools\/list \(id \d+\) is invalid/);
-      assert.match(error.message, reason);
-      assert.ok(diagnostics.some((d) => d.kind === "invalid-message" && d.id !== undefined));
+  for (const era of ERAS) {
+    Deno.test(`a malformed answer (${fault}, ${era[0]} era) fails its request at once and is reported`, async () => {
+      await withFault(fault, era, async (client, diagnostics) => {
+        const error = await client.listTools().then(() => assert.fail("answered"), (e) => e);
+        assert.ok(error instanceof ProtocolError, String(error));
+        assert.match(error.message, /The server's answer to tools\/list \(id \d+\) is invalid/);
+        assert.match(error.message, reason);
+        assert.ok(diagnostics.some((d) => d.kind === "invalid-message" && d.id !== undefined));
+      });
     });
-  });
+  }
 }
 
 for (
@@ -45,13 +53,15 @@ for (
     ["garbage", "non-json-line", /not JSON/],
   ] as const
 ) {
-  Deno.test(`${fault}: the answer is used and the fault is reported as ${kind}`, async () => {
-    await withFault(fault, async (client, diagnostics) => {
-      assert.deepEqual((await client.listTools()).map((t) => t.name), ["echo"]);
-      await client.ping(); // whatever followed the answer has arrived
-      const found = diagnostics.find((d) => d.kind === kind);
-      assert.ok(found, JSON.stringify(diagnostics));
-      assert.match(found.message, message);
+  for (const era of ERAS) {
+    Deno.test(`${fault} (${era[0]} era): the answer is used and the fault is reported as ${kind}`, async () => {
+      await withFault(fault, era, async (client, diagnostics) => {
+        assert.deepEqual((await client.listTools()).map((t) => t.name), ["echo"]);
+        await client.ping(); // whatever followed the answer has arrived
+        const found = diagnostics.find((d) => d.kind === kind);
+        assert.ok(found, JSON.stringify(diagnostics));
+        assert.match(found.message, message);
+      });
     });
-  });
+  }
 }

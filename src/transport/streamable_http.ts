@@ -12,7 +12,13 @@ import {
   ProtocolError,
   TransportError,
 } from "../errors.ts";
-import { type JsonRpcMessage, type JsonRpcRequest, type RequestId, toMessage } from "../jsonrpc.ts";
+import {
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  messageId,
+  type RequestId,
+  toMessage,
+} from "../jsonrpc.ts";
 import { cancelledRequest, checkedHeaders, endpointUrl } from "./_http.ts";
 import { declaredVersion, HttpChannel, type HttpLink } from "./_http_channel.ts";
 import { concurrencyLimit, DEFAULT_MAX_CONCURRENT_REQUESTS, RequestGate } from "./_http_gate.ts";
@@ -20,6 +26,7 @@ import { RequestLedger } from "./_http_ledger.ts";
 import { ErrorBody, post, readJson } from "./_http_post.ts";
 import { SessionKeeper } from "./_http_session.ts";
 import { StreamKeeper } from "./_http_stream.ts";
+import { preview } from "./framing.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./stdio.ts";
 import type { Transport } from "./transport.ts";
 
@@ -252,8 +259,7 @@ export class StreamableHttpTransport implements Transport {
       this.#track(this.#streams.read(request.id, response));
     } else if (type.includes("application/json")) {
       const value = await readJson(this.#link, response, request.method);
-      if (!Array.isArray(value)) return this.#deliver(toMessage(value));
-      for (const item of value) this.#deliver(toMessage(item));
+      for (const item of Array.isArray(value) ? value : [value]) this.#deliverJson(item, request);
     } else {
       await response.body?.cancel();
       throw new ProtocolError(
@@ -309,6 +315,29 @@ export class StreamableHttpTransport implements Transport {
         )
         : reason,
     );
+  }
+
+  /**
+   * Hands one message of a JSON answer to the session. A malformed one is reported, naming the
+   * request it meant (this POST's request when it names none: a JSON answer is that request's),
+   * so that the session fails the request at once instead of leaving it to its timeout.
+   */
+  #deliverJson(value: unknown, request: JsonRpcRequest): void {
+    let message: JsonRpcMessage;
+    try {
+      message = toMessage(value);
+    } catch (error) {
+      const wire = messageId(value) ?? request.id;
+      const id = this.#ledger.drop(wire) ?? wire;
+      this.#diagnose({
+        kind: "invalid-message",
+        message: `Skipped an invalid message from the server: ${(error as Error).message}`,
+        data: preview(JSON.stringify(value) ?? String(value)),
+        id,
+      });
+      return;
+    }
+    this.#deliver(message);
   }
 
   /** Hands a message to the session, under the id it knows; a modern tools/list is checked. */

@@ -1,9 +1,12 @@
 // A fake MCP server that commits one protocol fault in its answer to tools/list, so that tests
 // can see each fault reported (and a pending request failed at once where the fault names it).
-// Usage: deno run --allow-all testdata/servers/faults.ts <fault>
+// Usage: deno run --allow-all testdata/servers/faults.ts <fault> [--modern]
 //   faults: error-without-code, jsonrpc-1.0, result-not-object (the answer is malformed: the
 //   request must fail at once); null-id-error, unknown-id, duplicate, garbage (the answer is
-//   fine, but something else arrives with it).
+//   fine, but something else arrives with it); garbage-then-silence (a line that is not JSON,
+//   then no answer to anything, not even the handshake).
+//   --modern: speak the 2026-07-28 era (server/discover, stateless requests) instead of the
+//   initialize handshake, so that the faults are seen to reach the same session code.
 
 import {
   exit,
@@ -24,14 +27,34 @@ const FAULTS = [
   "unknown-id",
   "duplicate",
   "garbage",
+  "garbage-then-silence",
 ];
-const fault = Deno.args[0] ?? "";
-if (!FAULTS.includes(fault)) {
-  log(`Unknown fault "${fault}": expected one of ${FAULTS.join(", ")}`);
+const [fault = "", era] = Deno.args;
+if (!FAULTS.includes(fault) || (era !== undefined && era !== "--modern")) {
+  log(`Unknown fault "${Deno.args.join(" ")}": expected one of ${FAULTS.join(", ")} [--modern]`);
   Deno.exit(2);
 }
+const modern = era === "--modern";
+const SERVER_INFO = { name: "fake-faults", version: "1.0.0" };
+/** A modern result says it is complete and names its server in _meta. */
+const finished = (result: Params): Params =>
+  modern
+    ? {
+      resultType: "complete",
+      ...result,
+      _meta: { "io.modelcontextprotocol/serverInfo": SERVER_INFO },
+    }
+    : result;
 
-const TOOLS = { tools: [{ name: "echo", inputSchema: { type: "object" } }] };
+if (fault === "garbage-then-silence") {
+  await writeLine("Server starting... (this is not JSON)");
+  for await (const _ of Deno.stdin.readable) {
+    // read and never answer
+  }
+  Deno.exit(0);
+}
+
+const TOOLS = finished({ tools: [{ name: "echo", inputSchema: { type: "object" } }] });
 const line = (message: Params) => writeLine(JSON.stringify(message));
 const good = (id: unknown) => line({ jsonrpc: "2.0", id, result: TOOLS });
 
@@ -65,10 +88,13 @@ await serve({
         return {
           protocolVersion: negotiate(params?.protocolVersion),
           capabilities: { tools: {} },
-          serverInfo: { name: "fake-faults", version: "1.0.0" },
+          serverInfo: SERVER_INFO,
         };
+      case "server/discover":
+        if (!modern) throw new RpcError(-32601, `Method not found: ${method}`);
+        return finished({ supportedVersions: ["2026-07-28"], capabilities: { tools: {} } });
       case "ping":
-        return {};
+        return finished({});
       case "tools/list":
         await listTools(id);
         return NO_RESPONSE;

@@ -77,8 +77,12 @@ function fake(handle: Handler = () => undefined) {
 function connect(
   url: string,
   options: Partial<ConstructorParameters<typeof StreamableHttpTransport>[0]> = {},
+  onDiagnostic?: (diagnostic: Diagnostic) => void,
 ) {
-  return connectChecked(new StreamableHttpTransport({ url, ...options }), { protocol: "legacy" });
+  return connectChecked(new StreamableHttpTransport({ url, ...options }), {
+    protocol: "legacy",
+    ...(onDiagnostic ? { onDiagnostic } : {}),
+  });
 }
 
 Deno.test("the session id is kept and sent, with the negotiated revision, on every later request", async () => {
@@ -297,3 +301,39 @@ Deno.test("a response stream cut mid-event is resumed with Last-Event-ID after r
     await server.shutdown();
   }
 });
+
+for (
+  const [fault, body, reason] of [
+    [
+      "jsonrpc 1.0",
+      (id: unknown) => ({ jsonrpc: "1.0", id, result: {} }),
+      /"jsonrpc" must be "2\.0"/,
+    ],
+    [
+      "a result that is not an object",
+      (id: unknown) => ({ jsonrpc: "2.0", id, result: 5 }),
+      /"result" must be an object/,
+    ],
+    [
+      "an error without code",
+      (id: unknown) => ({ jsonrpc: "2.0", id, error: { message: "x" } }),
+      /numeric "code"/,
+    ],
+    ["no id at all", () => ({ jsonrpc: "2.0", result: {} }), /"id" must be a string or a number/],
+  ] as const
+) {
+  Deno.test(`a JSON answer with ${fault} fails its request at once and is reported`, async () => {
+    await using server = fake((message) => {
+      if (message.method === "tools/call") return Response.json(body(message.id));
+    });
+    const diagnostics: Diagnostic[] = [];
+    await using fx = await connect(server.url, {}, (d) => diagnostics.push(d));
+    const error = await rejectsWith(fx.client.callTool("echo", {}), ProtocolError);
+    assert.match(error.message, /answer to tools\/call \(id \d+\) is invalid/);
+    assert.match(error.message, reason);
+    const reported = diagnostics.find((d) => d.kind === "invalid-message");
+    assert.ok(reported, JSON.stringify(diagnostics));
+    assert.equal(typeof reported.id, "number");
+    assert.equal((await fx.client.listTools()).length, 1); // still connected
+  });
+}
