@@ -155,6 +155,8 @@ async function run(argv: readonly string[], state: { signalled?: StopSignal }): 
     errStyle: style(Deno.stderr),
   };
   let json = false;
+  // Warns of the server's protocol faults once the command ends, failed or not.
+  let warnOfFaults = () => {};
   let deadline: ReturnType<typeof setTimeout> | undefined;
   const interrupt = new AbortController();
   let stopSignals: Disposable | undefined;
@@ -215,6 +217,10 @@ async function run(argv: readonly string[], state: { signalled?: StopSignal }): 
       : await (await import("./record.ts")).openRecorder(args, server);
     if (recorder) transport = recorder.wrap(transport);
     const diagnostics: Diagnostic[] = [];
+    warnOfFaults = () => {
+      warnOfFaults = () => {}; // once, even if closing the client fails after the command
+      summarise(diagnostics, args.verbose, out);
+    };
     const clientOptions = buildClientOptions(args, out, interrupt.signal, diagnostics);
     const started = performance.now();
     await using client = await Client.connect(transport, clientOptions);
@@ -230,12 +236,12 @@ async function run(argv: readonly string[], state: { signalled?: StopSignal }): 
       positionals: args.words.slice(command.words.length),
       ...(wire ? { wire } : {}),
     };
-    try {
-      return await runCommand(command, context);
-    } finally {
-      summarise(diagnostics, args.verbose, out);
-    }
+    const code = await runCommand(command, context);
+    warnOfFaults();
+    return code;
   } catch (error) {
+    // A fault is often why the command failed (garbage instead of the handshake): it comes first.
+    warnOfFaults();
     return report(error, out, json);
   } finally {
     clearTimeout(deadline);

@@ -61,8 +61,11 @@ function requestOptions(context: Context) {
   };
 }
 
-function printJson(context: Context, value: unknown): void {
-  // The server's faults travel with the result, under a key no MCP result uses.
+/**
+ * Prints `value` as the one JSON document of --json. The server's faults travel with it, under
+ * a key no MCP result uses, only when there are any: a clean result prints as it always did.
+ */
+export function printJson(context: Context, value: unknown): void {
   const faults = context.diagnostics;
   const shown = faults.length > 0 && typeof value === "object" && value !== null
     ? { ...value, diagnostics: faults }

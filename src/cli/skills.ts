@@ -5,7 +5,7 @@
 import { dirname, relative, resolve } from "node:path";
 import { type SkillEntry, skillEntryProblems, type SkillFileEntry, Skills } from "../../mod.ts";
 import { closest, UsageError } from "./args.ts";
-import type { Command, Context } from "./commands.ts";
+import { type Command, type Context, printJson } from "./commands.ts";
 import { oneLine, table } from "./format.ts";
 
 function skillsOf(context: Context): Skills {
@@ -53,7 +53,7 @@ const skillsList: Command = {
   async run(context) {
     const listing = await skillsOf(context).list(options(context));
     if (context.args.json) {
-      context.out.stdout(JSON.stringify(listing, null, 2));
+      printJson(context, listing);
       return 0;
     }
     const { skills } = listing;
@@ -79,7 +79,7 @@ const skillsShow: Command = {
     if (wanted === undefined) throw new UsageError("Usage: skills show <name|uri>");
     const entry = await find(context, skillsOf(context), wanted);
     if (context.args.json) {
-      context.out.stdout(JSON.stringify(entry, null, 2));
+      printJson(context, entry);
       return 0;
     }
     const { bold } = context.out.style;

@@ -72,9 +72,12 @@ async function listTools(id: unknown): Promise<void> {
     case "unknown-id":
       await line({ jsonrpc: "2.0", id: 9999, result: TOOLS });
       return await good(id);
-    case "duplicate":
-      await good(id);
-      return await good(id);
+    case "duplicate": {
+      // Both copies in one write, so that no later answer (to the client's next request) can
+      // come between them.
+      const answer = JSON.stringify({ jsonrpc: "2.0", id, result: TOOLS });
+      return await writeLine(`${answer}\n${answer}`);
+    }
     case "garbage":
       await writeLine("Server starting... (this is not JSON)");
       return await good(id);

@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { fixture } from "../_helpers.ts";
-import { cli } from "../_cli_run.ts";
+import { cli, cliCommand, runOf } from "../_cli_run.ts";
 
 const faulty = (fault: string) => [
   "--",
@@ -62,7 +62,21 @@ Deno.test("a malformed answer fails the command at once, not at its timeout", as
 
 Deno.test("--timeout bounds the whole command, the era probe and the handshake included", async () => {
   const mute = ["--", Deno.execPath(), "run", "--allow-all", "--no-config", fixture("mute.ts")];
-  const run = await cli("tools", "list", "--timeout", "1500", ...mute);
+  const signal = AbortSignal.timeout(60_000); // a regression fails instead of hanging
+  const run = runOf(
+    await cliCommand(["tools", "list", "--timeout", "1500", ...mute], { signal }).output(),
+  );
   assert.equal(run.code, 4, run.stderr);
   assert.match(run.stderr, /The command timed out after 1500 ms \(--timeout\)/);
+});
+
+Deno.test("a fault before the handshake is shown even when the command then times out", async () => {
+  // Bounded, so that a regression fails instead of hanging; --timeout must end it long before.
+  const signal = AbortSignal.timeout(60_000);
+  const args = ["tools", "list", "--timeout", "1000", ...faulty("garbage-then-silence")];
+  const run = runOf(await cliCommand(args, { signal }).output());
+  assert.equal(run.code, 4, run.stderr);
+  const lines = run.stderr.trim().split("\n");
+  assert.match(lines.at(-2) ?? "", /^warning: the server broke the protocol: .*not JSON/);
+  assert.match(lines.at(-1) ?? "", /^error: The command timed out after 1000 ms \(--timeout\)/);
 });
