@@ -34,6 +34,12 @@ for (
   });
 }
 
+Deno.test("check reports the faults of a modern-era server (2026-07-28) as problems too", async () => {
+  const run = await cli("check", "--protocol", "modern", ...faulty("duplicate"), "--modern");
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  assert.match(run.stdout, /✗ protocol \(duplicate-response\).*tools\/list\) a second time/);
+});
+
 Deno.test("a one-shot command warns of the server's faults in one line, and --json carries them", async () => {
   // A stray answer sent before the real one (a fault after the answer may come too late for a
   // one-shot command, which exits as soon as it has its answer).
