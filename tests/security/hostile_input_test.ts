@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { ConfigError, loadConfig, parseConfig } from "../../src/manager/mod.ts";
-import { cli } from "../_cli_run.ts";
+import { cli, SERVER } from "../_cli_run.ts";
 
 const DEPTH = 200_000;
 
@@ -106,4 +106,24 @@ Deno.test("the CLI reports a deeply nested config in one line with exit 2", asyn
       assert.doesNotMatch(run.stderr, /RangeError|\n\s+at /);
     });
   }
+});
+
+// JSON.parse and JSON.stringify do not recurse in V8, and nothing between them walks the value, so
+// deep --args are the server's to judge: sent exactly as written, never a RangeError of ours.
+Deno.test("--args nested 200 000 levels deep is sent as written, from a file or inline", async () => {
+  const deep = (depth: number) => `{"text":"hi","deep":${"[".repeat(depth)}${"]".repeat(depth)}}`;
+  await withFile("args.json", deep(DEPTH), async (file) => {
+    const record = `${file}.jsonl`;
+    // Linux caps one command-line argument at 128 KiB: inline, 60 000 levels is as deep as it gets.
+    for (const [args, depth] of [[`@${file}`, DEPTH], [deep(60_000), 60_000]] as const) {
+      await Deno.remove(record).catch(() => {});
+      const run = await cli("tools", "call", "echo", "--args", args, "--record", record, ...SERVER);
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.stdout.trim(), "hi");
+      const sent = (await Deno.readTextFile(record)).split("\n").find((l) =>
+        l.includes("tools/call")
+      );
+      assert.ok(sent?.includes(`"deep":${"[".repeat(depth)}]`), `depth ${depth} not sent whole`);
+    }
+  });
 });
