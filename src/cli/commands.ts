@@ -2,7 +2,8 @@
 // document: the protocol result.
 
 import type { Client, Diagnostic, JsonRpcMessage } from "../../mod.ts";
-import { type CliArgs, closest, typedArguments, UsageError } from "./args.ts";
+import { type CliArgs, closest, UsageError } from "./args.ts";
+import { promptArguments, typedArguments, undeclaredArguments } from "./typed_arguments.ts";
 import {
   describeArguments,
   oneLine,
@@ -172,6 +173,9 @@ const toolsCall: Command = {
       ...(await readArgsOption(context.args.args)),
       ...typedArguments(pairs, tool.inputSchema),
     };
+    for (const warning of await undeclaredArguments(tool, args)) {
+      context.out.stderr(`${context.out.errStyle.bold("warning:")} ${warning}`);
+    }
     const missing = ((tool.inputSchema.required ?? []) as string[]).filter((k) => !(k in args));
     if (missing.length > 0) {
       throw new UsageError(
@@ -272,7 +276,7 @@ const promptsGet: Command = {
     const args: Record<string, string> = {};
     const given = {
       ...(await readArgsOption(context.args.args)),
-      ...typedArguments(pairs, undefined),
+      ...promptArguments(pairs),
     };
     for (const [key, value] of Object.entries(given)) {
       args[key] = typeof value === "string" ? value : JSON.stringify(value);
