@@ -181,5 +181,5 @@ Deno.test("the CLI warns of a likely misspelt argument and sends it as given", a
 Deno.test("the CLI sends prompt arguments as written, JSON-looking text too", async () => {
   const run = await cli("prompts", "get", "greet", 'name={"a":  1}', ...SERVER);
   assert.equal(run.code, 0, run.stderr);
-  assert.match(run.stdout, /Hello \{"a":  1\}/);
+  assert.ok(run.stdout.includes(`Hello {"a":  1}`), run.stdout);
 });
