@@ -51,9 +51,9 @@ export function promptArguments(pairs: readonly string[]): Record<string, string
 
 /**
  * Checks arguments the tool does not declare. Where its schema forbids them
- * (`additionalProperties: false`, as SDK servers declare) one is a usage error naming the closest
- * declared argument, so `echo text=hi` says that echo takes `message`; where the schema allows
- * them, a likely typo is a warning (returned) and the argument is sent as given.
+ * (`additionalProperties: false`) one is a usage error naming the closest declared argument, or
+ * all of them; where the schema allows them, a likely typo is a warning (returned) and the
+ * argument is sent as given, since the server may take it.
  */
 export async function undeclaredArguments(
   tool: Tool,
