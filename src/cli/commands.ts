@@ -283,6 +283,9 @@ const promptsGet: Command = {
     }
     const options = requestOptions(context);
     const prompt = await findByName("prompt", await context.client.listPrompts(options), name);
+    for (const warning of await undeclaredArguments(prompt, args)) {
+      context.out.stderr(`${context.out.errStyle.bold("warning:")} ${warning}`);
+    }
     const missing = (prompt.arguments ?? []).filter((a) => a.required && !(a.name in args));
     if (missing.length > 0) {
       throw new UsageError(

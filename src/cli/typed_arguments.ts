@@ -2,7 +2,7 @@
 // the schema asks for, or a usage error naming the argument and its type, never a value of
 // another type (`1e400` sent as `null`, `yes` as a string for a boolean).
 
-import type { Tool } from "../feature_types.ts";
+import type { Prompt, Tool } from "../feature_types.ts";
 import { closest, UsageError } from "./args.ts";
 
 /** A JSON Schema as a tool declares it. */
@@ -50,18 +50,21 @@ export function promptArguments(pairs: readonly string[]): Record<string, string
 }
 
 /**
- * Checks arguments the tool does not declare. Where its schema forbids them
+ * Checks arguments a tool or prompt does not declare. Where the tool's schema forbids them
  * (`additionalProperties: false`) one is a usage error naming the closest declared argument, or
- * all of them; where the schema allows them, a likely typo is a warning (returned) and the
- * argument is sent as given, since the server may take it.
+ * all of them; elsewhere a likely typo is a warning (returned) and the argument is sent as given,
+ * since the server may take it.
  */
 export async function undeclaredArguments(
-  tool: Tool,
+  item: Tool | Prompt,
   args: Record<string, unknown>,
 ): Promise<string[]> {
-  const schema = tool.inputSchema as Schema;
+  const kind = "inputSchema" in item ? "tool" : "prompt";
+  const schema = "inputSchema" in item ? item.inputSchema as Schema : {};
   if (schema.patternProperties !== undefined) return [];
-  const known = Object.keys(isSchema(schema.properties) ? schema.properties : {});
+  const known = "inputSchema" in item
+    ? Object.keys(isSchema(schema.properties) ? schema.properties : {})
+    : (item.arguments ?? []).map((a) => a.name);
   const warnings: string[] = [];
   for (const key of Object.keys(args)) {
     if (known.includes(key)) continue;
@@ -72,11 +75,11 @@ export async function undeclaredArguments(
         : known.length > 0
         ? ` (its arguments: ${known.join(", ")})`
         : " (it takes no arguments)";
-      throw new UsageError(`Tool "${tool.name}" has no argument "${key}"${hint}`);
+      throw new UsageError(`Tool "${item.name}" has no argument "${key}"${hint}`);
     }
     if (suggestion !== undefined) {
       warnings.push(
-        `tool "${tool.name}" declares no argument "${key}"; did you mean "${suggestion}"? (sent as given)`,
+        `${kind} "${item.name}" declares no argument "${key}"; did you mean "${suggestion}"? (sent as given)`,
       );
     }
   }

@@ -143,6 +143,13 @@ Deno.test("an argument the schema forbids is refused with the closest declared n
   assert.deepEqual(await undeclaredArguments(tool(false), { message: "hi" }), []);
 });
 
+Deno.test("a prompt argument it does not declare gets a warning when it is a likely typo", async () => {
+  const prompt = { name: "greet", arguments: [{ name: "name" }, { name: "style" }] };
+  assert.deepEqual(await undeclaredArguments(prompt, { nmae: "Ada", style: "x", other: "y" }), [
+    'prompt "greet" declares no argument "nmae"; did you mean "name"? (sent as given)',
+  ]);
+});
+
 Deno.test("objects and arrays must be valid JSON of that kind", () => {
   assert.deepEqual(typedArguments(['config={"a":1}', "list=[]"], SCHEMA), {
     config: { a: 1 },
@@ -179,7 +186,11 @@ Deno.test("the CLI warns of a likely misspelt argument and sends it as given", a
 });
 
 Deno.test("the CLI sends prompt arguments as written, JSON-looking text too", async () => {
-  const run = await cli("prompts", "get", "greet", 'name={"a":  1}', ...SERVER);
+  const run = await cli("prompts", "get", "greet", 'name={"a":  1}', "stlye=x", ...SERVER);
+  assert.match(
+    run.stderr,
+    /warning: prompt "greet" declares no argument "stlye"; did you mean "style"\?/,
+  );
   assert.equal(run.code, 0, run.stderr);
   assert.ok(run.stdout.includes(`Hello {"a":  1}`), run.stdout);
 });
