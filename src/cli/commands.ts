@@ -68,7 +68,16 @@ function printJson(context: Context, value: unknown): void {
   const shown = faults.length > 0 && typeof value === "object" && value !== null
     ? { ...value, diagnostics: faults }
     : value;
-  context.out.stdout(JSON.stringify(shown, null, 2));
+  let text: string;
+  try {
+    text = JSON.stringify(shown, null, 2);
+  } catch (error) {
+    // V8 indents by recursion but writes compact JSON without it: a result nested thousands of
+    // levels deep (a hostile server) still prints, on one line, instead of a stack overflow.
+    if (!(error instanceof RangeError)) throw error;
+    text = JSON.stringify(shown);
+  }
+  context.out.stdout(text);
 }
 
 async function readArgsOption(value: string | undefined): Promise<Record<string, unknown>> {

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { ConfigError, loadConfig, parseConfig } from "../../src/manager/mod.ts";
 import { cli, SERVER } from "../_cli_run.ts";
+import { fixture } from "../_helpers.ts";
 
 const DEPTH = 200_000;
 
@@ -126,4 +127,27 @@ Deno.test("--args nested 200 000 levels deep is sent as written, from a file or 
       assert.ok(sent?.includes(`"deep":${"[".repeat(depth)}]`), `depth ${depth} not sent whole`);
     }
   });
+});
+
+Deno.test("a result nested 200 000 levels deep prints with --json, on one line", async () => {
+  const server = [
+    "--",
+    Deno.execPath(),
+    "run",
+    "--allow-all",
+    "--no-config",
+    fixture("deep_result.ts"),
+  ];
+  const run = await cli("tools", "call", "deep", "--json", ...server);
+  assert.equal(run.code, 0, run.stderr);
+  const printed = JSON.parse(run.stdout) as { structuredContent: { deep: unknown[] } };
+  let depth = 0;
+  for (
+    let level: unknown = printed.structuredContent.deep;
+    Array.isArray(level);
+    level = level[0]
+  ) {
+    depth++;
+  }
+  assert.equal(depth, DEPTH);
 });
