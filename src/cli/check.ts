@@ -9,6 +9,7 @@ import {
   SPEC_REVISIONS,
   SpecValidator,
 } from "../../mod.ts";
+import { UsageError } from "./args.ts";
 import type { Command, Context } from "./commands.ts";
 import { CheckReport, type Finding } from "./_check_report.ts";
 
@@ -22,6 +23,9 @@ export const check: Command = {
   recordWire: true,
   async run(context: Context): Promise<number> {
     const { client } = context;
+    // Before any output: a --schema-dir that cannot serve this revision is the user's mistake,
+    // not a warning under a report that exits 0 having validated nothing.
+    const validator = await loadValidator(context);
     const report = new CheckReport();
     report.latencies[client.era === "modern" ? "discover" : "handshake"] = Math.round(
       context.connectMs,
@@ -53,7 +57,7 @@ export const check: Command = {
       const detail = d.data === undefined ? d.message : `${d.message}: ${d.data}`;
       report.add("problem", `protocol (${d.kind})`, detail);
     }
-    await validateWire(context, report.findings);
+    validateWire(context, validator, report.findings);
     return report.print(context);
   },
 };
@@ -122,29 +126,41 @@ async function checkResources(
   if (templates) report.add("ok", "resources/templates/list", `${templates.length} template(s)`);
 }
 
-/** Every message the server sent, checked against the official schema of the revision in use. */
-async function validateWire(context: Context, findings: Finding[]): Promise<void> {
+/**
+ * The validator of the revision in use: a warning finding when no official schema is known for
+ * it, a usage error when --schema-dir cannot give it.
+ */
+async function loadValidator(context: Context): Promise<SpecValidator | Finding> {
   const revision = context.client.protocolVersion;
   if (!SPEC_REVISIONS.includes(revision)) {
-    findings.push({
+    return {
       level: "warning",
       check: "schema",
       detail: `no official schema known for ${revision}`,
-    });
-    return;
+    };
   }
-  let validator: SpecValidator;
+  const dir = context.args.schemaDir;
   try {
-    const dir = context.args.schemaDir;
-    validator = await SpecValidator.load(revision, dir !== undefined ? { schemaDir: dir } : {});
+    return await SpecValidator.load(revision, dir !== undefined ? { schemaDir: dir } : {});
   } catch (error) {
-    findings.push({
-      level: "warning",
-      check: "schema",
-      detail: `skipped: ${(error as Error).message}`,
-    });
+    if (dir !== undefined) {
+      throw new UsageError(`Cannot use --schema-dir "${dir}": ${(error as Error).message}`);
+    }
+    return { level: "warning", check: "schema", detail: `skipped: ${(error as Error).message}` };
+  }
+}
+
+/** Every message the server sent, checked against the official schema of the revision in use. */
+function validateWire(
+  context: Context,
+  validator: SpecValidator | Finding,
+  findings: Finding[],
+): void {
+  if (!(validator instanceof SpecValidator)) {
+    findings.push(validator);
     return;
   }
+  const revision = context.client.protocolVersion;
   const wire = context.wire!;
   const methods = new Map<unknown, string>();
   for (const message of wire.sent) {

@@ -2,7 +2,8 @@
 // document: the protocol result.
 
 import type { Client, Diagnostic, JsonRpcMessage } from "../../mod.ts";
-import { type CliArgs, closest, typedArguments, UsageError } from "./args.ts";
+import { type CliArgs, closest, UsageError } from "./args.ts";
+import { promptArguments, typedArguments, undeclaredArguments } from "./typed_arguments.ts";
 import {
   describeArguments,
   oneLine,
@@ -70,7 +71,16 @@ export function printJson(context: Context, value: unknown): void {
   const shown = faults.length > 0 && typeof value === "object" && value !== null
     ? { ...value, diagnostics: faults }
     : value;
-  context.out.stdout(JSON.stringify(shown, null, 2));
+  let text: string;
+  try {
+    text = JSON.stringify(shown, null, 2);
+  } catch (error) {
+    // V8 indents by recursion but writes compact JSON without it: a result nested thousands of
+    // levels deep (a hostile server) still prints, on one line, instead of a stack overflow.
+    if (!(error instanceof RangeError)) throw error;
+    text = JSON.stringify(shown);
+  }
+  context.out.stdout(text);
 }
 
 async function readArgsOption(value: string | undefined): Promise<Record<string, unknown>> {
@@ -175,6 +185,9 @@ const toolsCall: Command = {
       ...(await readArgsOption(context.args.args)),
       ...typedArguments(pairs, tool.inputSchema),
     };
+    for (const warning of await undeclaredArguments(tool, args)) {
+      context.out.stderr(`${context.out.errStyle.bold("warning:")} ${warning}`);
+    }
     const missing = ((tool.inputSchema.required ?? []) as string[]).filter((k) => !(k in args));
     if (missing.length > 0) {
       throw new UsageError(
@@ -275,13 +288,16 @@ const promptsGet: Command = {
     const args: Record<string, string> = {};
     const given = {
       ...(await readArgsOption(context.args.args)),
-      ...typedArguments(pairs, undefined),
+      ...promptArguments(pairs),
     };
     for (const [key, value] of Object.entries(given)) {
       args[key] = typeof value === "string" ? value : JSON.stringify(value);
     }
     const options = requestOptions(context);
     const prompt = await findByName("prompt", await context.client.listPrompts(options), name);
+    for (const warning of await undeclaredArguments(prompt, args)) {
+      context.out.stderr(`${context.out.errStyle.bold("warning:")} ${warning}`);
+    }
     const missing = (prompt.arguments ?? []).filter((a) => a.required && !(a.name in args));
     if (missing.length > 0) {
       throw new UsageError(

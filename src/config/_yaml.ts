@@ -25,7 +25,8 @@ import type { LoadConfigOptions, LoadedConfig, PoolSettings, ServerConfig } from
 import { ConfigError } from "./errors.ts";
 import { type EntryPath, normalizeEntry } from "./_entry.ts";
 import { expand } from "./_expand.ts";
-import { MAX_CONFIG_DEPTH, tooDeepAt } from "./_depth.ts";
+import { MAX_CONFIG_DEPTH } from "./_depth.ts";
+import { yamlTooDeepAt } from "./_yaml_depth.ts";
 import { ENTRY_KEYS, type KeyAt, SECTION_KEYS, settleWarnings, unknownKeys } from "./_keys.ts";
 
 type Document = ReturnType<typeof parseDocument>;
@@ -51,7 +52,7 @@ export function parseYamlConfig(
 ): LoadedConfig {
   const { file } = options;
   const lines = new LineCounter();
-  const deep = tooDeepAt(text, MAX_CONFIG_DEPTH, true);
+  const deep = yamlTooDeepAt(text, MAX_CONFIG_DEPTH);
   if (deep !== undefined) {
     const line = text.slice(0, deep).split("\n").length;
     const column = deep - text.lastIndexOf("\n", deep - 1);

@@ -31,16 +31,18 @@ Deno.test("check validates every server message with no --schema-dir and no netw
   assert.match(schema.map((f) => f.detail).join("\n"), /valid against the 2026-07-28 schema/);
 });
 
-Deno.test("check with a --schema-dir that holds no schema says which file it could not read", async () => {
+Deno.test("check with a --schema-dir that holds no schema is a usage error naming the flag and file", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const run = await offlineCli("check", "--schema-dir", dir, ...SERVER);
+    assert.equal(run.code, 2, run.stdout + run.stderr);
     assert.match(
-      run.stdout,
+      run.stderr,
       new RegExp(
-        `Cannot read the schema of revision 2025-11-25 from ${dir}/2025-11-25/schema\\.json`,
+        `^error: Cannot use --schema-dir "${dir}": Cannot read the schema of revision 2025-11-25 from ${dir}/2025-11-25/schema\\.json`,
       ),
     );
+    assert.equal(run.stdout, "");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
