@@ -47,6 +47,7 @@ const MANY_SERVER_COMMANDS: Record<
   servers: async () => (await import("./servers.ts")).serversCommand,
   auth: async () => (await import("./auth.ts")).authCommand,
   replay: async () => (await import("./record.ts")).replayCommand,
+  ui: async () => (await import("./ui.ts")).uiCommand,
 };
 
 /** Exit codes, as documented in --help and the README. */
@@ -100,6 +101,8 @@ Commands:
   servers --config <file>       connect every server of a config file and report their health
   proxy --config <file>         serve every server of a config file (JSON or YAML), and local
         [--tools <module>]      tools, as one MCP server (stdio, or --http; see proxy --help)
+  ui [-- <server> | --url <URL> | --config <file>]   the inspector as a web page on 127.0.0.1
+                                (a token in the printed address; see ui --help)
   auth login --url <URL>        authorize with the server's OAuth server (browser; tokens kept
                                 in the config directory); auth status, auth logout
 
