@@ -589,7 +589,7 @@ function toolDetail(server, tool) {
   };
   return h(
     "form",
-    { class: "tool", onsubmit: submit, "data-testid": "tool-form" },
+    { class: "tool", onsubmit: submit, "data-testid": "tool-form", dataset: { form: tool.name } },
     h("h3", null, tool.title ?? tool.name),
     tool.title ? h("div", { class: "muted" }, tool.name) : null,
     tool.description ? h("p", { class: "description" }, tool.description) : null,
