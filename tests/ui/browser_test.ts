@@ -182,50 +182,61 @@ Deno.test("ui in Chromium: tools, forms, elicitation, live notifications, the wi
       await waitForText(page, "#log-list .level-warning", "warning");
     });
 
-    await t.step("the wire log shows both ways with timings, and exports a recording", async (t) => {
-      await click(page, "#tab-wire");
-      await waitForText(page, "#wire-rows", "tools/call");
-      const took = await page.$$eval(
-        "#wire-rows .took",
-        (cells) => cells.map((cell) => (cell as unknown as PageNode).textContent).filter(Boolean),
-      );
-      assert.ok(took.length > 0 && took.every((cell) => /^\d+ ms$/.test(cell!)));
-      await page.type(".wire-view .filter", "logging/setlevel");
-      await page.waitForFunction(() =>
-        document.querySelectorAll("#wire-rows tr.wire").length === 0
-      );
-      await page.$eval(".wire-view .filter", (input) => (input as unknown as PageNode).value = "");
-      await page.type(".wire-view .filter", "tools/call");
-      await page.waitForFunction(() => document.querySelectorAll("#wire-rows tr.wire").length > 0);
-      const cdp = await page.createCDPSession();
-      await cdp.send("Browser.setDownloadBehavior", { behavior: "allow", downloadPath: downloads });
-      await click(page, "#export-wire");
-      const file = `${downloads}/everything.jsonl`;
-      let text = "";
-      for (let attempt = 0; attempt < 200 && text === ""; attempt++) {
-        text = await Deno.readTextFile(file).catch(() => "");
-        if (text === "") await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      await cdp.detach();
-      const [header, ...lines] = text.trim().split("\n").map((line) => JSON.parse(line));
-      assert.equal(header.format, "mcp-inspect-recording");
-      assert.equal(header.protocolVersion, "2025-11-25");
-      assert.ok(
-        lines.some((line) => line.dir === "recv" && line.msg.method === "elicitation/create"),
-      );
-
-      await t.step("and a recording opens offline", async () => {
-        const input = await page.$("#import");
-        await (input as unknown as { uploadFile(path: string): Promise<void> }).uploadFile(file);
-        await page.waitForSelector('[data-server="recording:0"]');
+    await t.step(
+      "the wire log shows both ways with timings, and exports a recording",
+      async (t) => {
+        await click(page, "#tab-wire");
+        await waitForText(page, "#wire-rows", "tools/call");
+        const took = await page.$$eval(
+          "#wire-rows .took",
+          (cells) => cells.map((cell) => (cell as unknown as PageNode).textContent).filter(Boolean),
+        );
+        assert.ok(took.length > 0 && took.every((cell) => /^\d+ ms$/.test(cell!)));
+        await page.type(".wire-view .filter", "logging/setlevel");
+        await page.waitForFunction(() =>
+          document.querySelectorAll("#wire-rows tr.wire").length === 0
+        );
         await page.$eval(
           ".wire-view .filter",
           (input) => (input as unknown as PageNode).value = "",
         );
-        await page.type(".wire-view .filter", "elicitation");
-        await waitForText(page, "#wire-rows", "elicitation/create");
-      });
-    });
+        await page.type(".wire-view .filter", "tools/call");
+        await page.waitForFunction(() =>
+          document.querySelectorAll("#wire-rows tr.wire").length > 0
+        );
+        const cdp = await page.createCDPSession();
+        await cdp.send("Browser.setDownloadBehavior", {
+          behavior: "allow",
+          downloadPath: downloads,
+        });
+        await click(page, "#export-wire");
+        const file = `${downloads}/everything.jsonl`;
+        let text = "";
+        for (let attempt = 0; attempt < 200 && text === ""; attempt++) {
+          text = await Deno.readTextFile(file).catch(() => "");
+          if (text === "") await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        await cdp.detach();
+        const [header, ...lines] = text.trim().split("\n").map((line) => JSON.parse(line));
+        assert.equal(header.format, "mcp-inspect-recording");
+        assert.equal(header.protocolVersion, "2025-11-25");
+        assert.ok(
+          lines.some((line) => line.dir === "recv" && line.msg.method === "elicitation/create"),
+        );
+
+        await t.step("and a recording opens offline", async () => {
+          const input = await page.$("#import");
+          await (input as unknown as { uploadFile(path: string): Promise<void> }).uploadFile(file);
+          await page.waitForSelector('[data-server="recording:0"]');
+          await page.$eval(
+            ".wire-view .filter",
+            (input) => (input as unknown as PageNode).value = "",
+          );
+          await page.type(".wire-view .filter", "elicitation");
+          await waitForText(page, "#wire-rows", "elicitation/create");
+        });
+      },
+    );
 
     await t.step(
       "a server is added from the page; its markup is shown as text and never runs",
