@@ -96,6 +96,8 @@ class Connection {
   started = performance.now();
   readonly redactor: Redactor;
   readonly calls = new Map<string, AbortController>();
+  /** The tools of the last list, by name: what a call's result is checked against. */
+  tools: Map<string, Tool> | undefined;
 
   constructor(readonly name: string, readonly config: ServerConfig) {
     this.redactor = new Redactor(Object.values("command" in config ? config.env ?? {} : {}));
@@ -244,6 +246,14 @@ export class Hub implements AsyncDisposable {
     return this.#get(name).wire;
   }
 
+  /** Lists a server's tools, asking the server (the page always wants the current list). */
+  async listTools(name: string): Promise<Tool[]> {
+    const connection = this.#get(name);
+    const tools = await this.client(name).listTools({ bypassCache: true });
+    connection.tools = new Map(tools.map((tool) => [tool.name, tool]));
+    return tools;
+  }
+
   /**
    * Calls a tool. `callId` names the call for {@link cancel} and for its progress events. The
    * result comes with the check of its structured content against the tool's output schema.
@@ -271,7 +281,7 @@ export class Hub implements AsyncDisposable {
             ...(progress.message !== undefined ? { message: progress.message } : {}),
           }),
       }) as unknown as JsonObject;
-      const outputIssues = await this.#checkOutput(client, tool, result);
+      const outputIssues = await this.#checkOutput(connection, tool, result);
       return outputIssues === undefined ? { result } : { result, outputIssues };
     } finally {
       connection.calls.delete(callId);
@@ -279,17 +289,19 @@ export class Hub implements AsyncDisposable {
   }
 
   async #checkOutput(
-    client: Client,
+    connection: Connection,
     name: string,
     result: JsonObject,
   ): Promise<string[] | undefined> {
-    let tools: Tool[];
-    try {
-      tools = await client.listTools();
-    } catch {
-      return undefined;
+    // The list the page showed; asked again only for a tool it did not have.
+    if (!connection.tools?.has(name)) {
+      try {
+        await this.listTools(connection.name);
+      } catch {
+        return undefined;
+      }
     }
-    const schema = tools.find((tool) => tool.name === name)?.outputSchema;
+    const schema = connection.tools?.get(name)?.outputSchema;
     if (!schema || result.isError === true) return undefined;
     if (result.structuredContent === undefined) {
       return ["(root) the tool declares an output schema but the result has no structuredContent"];
@@ -463,7 +475,10 @@ export class Hub implements AsyncDisposable {
               logger: message.logger,
               data: message.data,
             }),
-          toolsListChanged: () => this.#emit({ type: "changed", server: name, list: "tools" }),
+          toolsListChanged: () => {
+            connection.tools = undefined;
+            this.#emit({ type: "changed", server: name, list: "tools" });
+          },
           promptsListChanged: () => this.#emit({ type: "changed", server: name, list: "prompts" }),
           resourcesListChanged: () =>
             this.#emit({ type: "changed", server: name, list: "resources" }),

@@ -289,7 +289,7 @@ export class InspectorUi implements AsyncDisposable {
       case "ping":
         return await hub.client(server()).ping();
       case "tools/list":
-        return await hub.client(server()).listTools({ bypassCache: true });
+        return await hub.listTools(server());
       case "tools/call":
         return await hub.callTool(
           server(),
