@@ -21,7 +21,7 @@ import {
   type Transport,
 } from "../../mod.ts";
 import type { ServerConfig } from "../config/config.ts";
-import { FileTokenStore, OAuthProvider } from "../auth/mod.ts";
+import { FileTokenStore, OAuthProvider, type TokenStore } from "../auth/mod.ts";
 import { VERSION } from "../version.ts";
 
 /** One message of a wire log: milliseconds since the connection started, direction, message. */
@@ -149,8 +149,14 @@ export class Hub implements AsyncDisposable {
   readonly #listeners = new Set<(event: HubEvent) => void>();
   readonly #logins = new Map<string, AbortController>();
   readonly #validator = new SchemaValidator();
+  readonly #store: TokenStore;
   #nextRequest = 0;
   #closed = false;
+
+  /** `store` keeps OAuth tokens (default: the file `mcp-inspect auth login` writes). */
+  constructor(options: { store?: TokenStore | undefined } = {}) {
+    this.#store = options.store ?? new FileTokenStore();
+  }
 
   /** Receives every event until the returned function is called. */
   subscribe(listener: (event: HubEvent) => void): () => void {
@@ -345,7 +351,7 @@ export class Hub implements AsyncDisposable {
   async authStatus(name: string): Promise<unknown> {
     const config = this.#get(name).config;
     if ("command" in config) throw new HubError(`Server "${name}" runs on stdio: no OAuth`);
-    return await new OAuthProvider({ serverUrl: config.url, store: new FileTokenStore() })
+    return await new OAuthProvider({ serverUrl: config.url, store: this.#store })
       .status() ?? null;
   }
 
@@ -369,7 +375,7 @@ export class Hub implements AsyncDisposable {
     try {
       const provider = new OAuthProvider({
         serverUrl: config.url,
-        store: new FileTokenStore(),
+        store: this.#store,
         signal: controller.signal,
         interaction: {
           redirectUri: interaction.redirectUri,
@@ -396,7 +402,7 @@ export class Hub implements AsyncDisposable {
   async logout(name: string): Promise<boolean> {
     const config = this.#get(name).config;
     if ("command" in config) throw new HubError(`Server "${name}" runs on stdio: no OAuth`);
-    return await new OAuthProvider({ serverUrl: config.url, store: new FileTokenStore() })
+    return await new OAuthProvider({ serverUrl: config.url, store: this.#store })
       .logout();
   }
 
@@ -433,7 +439,7 @@ export class Hub implements AsyncDisposable {
     const { name } = connection;
     const live = () => this.#connections.get(name) === connection;
     try {
-      let transport: Transport = transportFor(connection, (line) => {
+      let transport: Transport = transportFor(connection, this.#store, (line) => {
         if (live()) {
           this.#emit({ type: "stderr", server: name, line: connection.redactor.redact(line) });
         }
@@ -584,7 +590,11 @@ function checkedConfig(value: unknown): ServerConfig {
   throw new HubError("A server config needs a non-empty command or a url");
 }
 
-function transportFor(connection: Connection, stderr: (line: string) => void): Transport {
+function transportFor(
+  connection: Connection,
+  store: TokenStore,
+  stderr: (line: string) => void,
+): Transport {
   const config = connection.config;
   if ("command" in config) {
     return new StdioTransport({
@@ -602,7 +612,7 @@ function transportFor(connection: Connection, stderr: (line: string) => void): T
   // sends its own Authorization header.
   const provider = own
     ? undefined
-    : new OAuthProvider({ serverUrl: config.url, store: new FileTokenStore() });
+    : new OAuthProvider({ serverUrl: config.url, store });
   return new HttpTransport({
     url: config.url,
     headers,

@@ -16,7 +16,7 @@
 
 import { timingSafeEqual } from "node:crypto";
 import { AuthorizationError, type JsonObject, McpError } from "../../mod.ts";
-import { LoopbackAuthorization } from "../auth/mod.ts";
+import { LoopbackAuthorization, type TokenStore } from "../auth/mod.ts";
 import type { ServerConfig } from "../config/config.ts";
 import { refuse } from "../server/guard.ts";
 import { commandLine, configEntries } from "./_copy.ts";
@@ -32,6 +32,8 @@ export interface InspectorUiOptions {
   servers?: Readonly<Record<string, ServerConfig>> | undefined;
   /** The largest request body, in bytes (default 4 MiB). */
   maxBodyBytes?: number | undefined;
+  /** Where OAuth tokens are kept (default: the file `mcp-inspect auth login` writes). */
+  tokenStore?: TokenStore | undefined;
 }
 
 /** The files of the page, and their types. Nothing else is ever read from the folder. */
@@ -83,7 +85,7 @@ export class InspectorUi implements AsyncDisposable {
   readonly origin: string;
   readonly #token: string;
   readonly #cookie: string;
-  readonly #hub = new Hub();
+  readonly #hub: Hub;
   readonly #server: Deno.HttpServer<Deno.NetAddr>;
   readonly #streams = new Set<() => void>();
   readonly #maxBody: number;
@@ -93,6 +95,7 @@ export class InspectorUi implements AsyncDisposable {
   private constructor(options: InspectorUiOptions) {
     this.#token = options.token ?? randomToken();
     this.#maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.#hub = new Hub({ store: options.tokenStore });
     this.#server = Deno.serve(
       { hostname: "127.0.0.1", port: options.port ?? 0, onListen: () => {} },
       (request) => this.#handle(request),
