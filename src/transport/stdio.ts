@@ -269,8 +269,8 @@ export class StdioTransport implements Transport {
     return new ConnectionClosedError(
       exited,
       {
-        ...(status ? { exitCode: status.code } : {}),
-        ...(status?.signal ? { signal: status.signal } : {}),
+        exitCode: status?.code,
+        signal: status?.signal ?? undefined,
         stderrTail: this.#stderr.tail,
       },
       cause === undefined ? undefined : { cause },
