@@ -66,9 +66,9 @@ export interface Progress {
  */
 export interface RequestOptions {
   /** Aborting sends `notifications/cancelled` and rejects with {@link CancelledError}. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Time allowed without an answer (default 60 s, or the client's setting). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Restart the `timeoutMs` clock whenever progress arrives. */
   resetTimeoutOnProgress?: boolean;
   /** A limit that progress never extends (default 10 minutes, or the client's setting). */
@@ -124,9 +124,9 @@ export type RequestHandler = (
  */
 export interface SessionOptions {
   /** Default per-request timeout (60 s). */
-  requestTimeoutMs?: number;
+  requestTimeoutMs?: number | undefined;
   /** Default maximum total time of a request (10 minutes). */
-  maxTotalTimeoutMs?: number;
+  maxTotalTimeoutMs?: number | undefined;
   /** Receives non-fatal oddities, such as responses with unknown ids. */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
   /** Called once when the session ends, with the reason. */
