@@ -391,7 +391,7 @@ export class Client implements AsyncDisposable {
   async complete(
     ref: CompletionReference,
     argument: { name: string; value: string },
-    options: RequestOptions & { context?: Record<string, string> } = {},
+    options: RequestOptions & { context?: Record<string, string> | undefined } = {},
   ): Promise<CompleteResult> {
     const { context, ...rest } = options;
     const params: JsonObject = { ref, argument };
