@@ -74,12 +74,12 @@ export interface RequestOptions {
   /** A limit that progress never extends (default 10 minutes, or the client's setting). */
   maxTotalTimeoutMs?: number;
   /** Receives progress updates; asking for them adds a progress token to the request. */
-  onProgress?: (progress: Progress) => void;
+  onProgress?: ((progress: Progress) => void) | undefined;
   /**
    * Entries added to the request's `_meta`, such as W3C trace context (`traceparent`,
    * `tracestate`). Entries the request already carries win.
    */
-  meta?: JsonObject;
+  meta?: JsonObject | undefined;
 }
 
 /**

@@ -277,7 +277,7 @@ export interface ManagerCallOptions extends RequestOptions {
   /** Overrides {@link ManagerOptions.waitTimeoutMs} for this call. */
   waitTimeoutMs?: number;
   /** `_meta` of an incoming request to pass on, and to read a parent trace context from. */
-  meta?: JsonObject;
+  meta?: JsonObject | undefined;
 }
 
 /**
