@@ -49,7 +49,7 @@ export const verify: Command = {
     const { checked, mismatches } = await verifyRecording(context.client, recording, {
       signal: context.signal,
       ignore: context.args.ignore,
-      ...(context.args.timeoutMs !== undefined ? { timeoutMs: context.args.timeoutMs } : {}),
+      timeoutMs: context.args.timeoutMs,
     });
     if (context.args.json) {
       context.out.stdout(
