@@ -129,7 +129,7 @@ export async function replayCommand(argv: readonly string[], out: Lines): Promis
   }
   let server;
   try {
-    server = serveReplayHttp(recording, { port, ...(token === undefined ? {} : { token }) });
+    server = serveReplayHttp(recording, { port, token });
   } catch (error) {
     out.stderr(
       error instanceof Deno.errors.AddrInUse
