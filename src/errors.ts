@@ -123,11 +123,11 @@ export class TransportError extends Error {
 /** What is known about how a connection ended. */
 export interface ConnectionClosedInfo {
   /** The server process's exit code, when it was a process and it exited. */
-  exitCode?: number;
+  exitCode?: number | undefined;
   /** The signal that ended the server process, if any. */
-  signal?: string;
+  signal?: string | undefined;
   /** The last lines the server wrote to stderr, oldest first. */
-  stderrTail?: readonly string[];
+  stderrTail?: readonly string[] | undefined;
 }
 
 /**

@@ -66,20 +66,20 @@ export interface Progress {
  */
 export interface RequestOptions {
   /** Aborting sends `notifications/cancelled` and rejects with {@link CancelledError}. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Time allowed without an answer (default 60 s, or the client's setting). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Restart the `timeoutMs` clock whenever progress arrives. */
   resetTimeoutOnProgress?: boolean;
   /** A limit that progress never extends (default 10 minutes, or the client's setting). */
   maxTotalTimeoutMs?: number;
   /** Receives progress updates; asking for them adds a progress token to the request. */
-  onProgress?: (progress: Progress) => void;
+  onProgress?: ((progress: Progress) => void) | undefined;
   /**
    * Entries added to the request's `_meta`, such as W3C trace context (`traceparent`,
    * `tracestate`). Entries the request already carries win.
    */
-  meta?: JsonObject;
+  meta?: JsonObject | undefined;
 }
 
 /**
@@ -124,9 +124,9 @@ export type RequestHandler = (
  */
 export interface SessionOptions {
   /** Default per-request timeout (60 s). */
-  requestTimeoutMs?: number;
+  requestTimeoutMs?: number | undefined;
   /** Default maximum total time of a request (10 minutes). */
-  maxTotalTimeoutMs?: number;
+  maxTotalTimeoutMs?: number | undefined;
   /** Receives non-fatal oddities, such as responses with unknown ids. */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
   /** Called once when the session ends, with the reason. */

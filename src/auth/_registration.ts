@@ -12,10 +12,10 @@ import type { OAuthClientOptions } from "./types.ts";
 /** Client credentials the user configured. */
 export interface ConfiguredClient {
   clientId: string;
-  clientSecret?: string;
-  privateKey?: CryptoKey;
-  issuer?: string;
-  tokenEndpointAuthMethod?: string;
+  clientSecret?: string | undefined;
+  privateKey?: CryptoKey | undefined;
+  issuer?: string | undefined;
+  tokenEndpointAuthMethod?: string | undefined;
 }
 
 /** Whether a stored client's redirect URIs allow `redirectUri`. */
@@ -95,7 +95,7 @@ async function register(
         ).message
       }`,
       "registration",
-      { issuer: as.issuer, ...(body ? { oauthError: body.error, status: body.status } : {}) },
+      { issuer: as.issuer, oauthError: body?.error, status: body?.status },
     );
   }
   const secret = typeof registered.client_secret === "string"
@@ -257,11 +257,10 @@ export function bindConfiguredClient(
   }
   return {
     clientId: client.clientId,
-    ...(client.clientSecret ? { clientSecret: client.clientSecret } : {}),
-    ...(privateKey ? { privateKey } : {}),
+    clientSecret: client.clientSecret,
+    privateKey,
     issuer,
-    ...(client.tokenEndpointAuthMethod
-      ? { tokenEndpointAuthMethod: client.tokenEndpointAuthMethod }
-      : {}),
+    // `||`: an empty method is none, so that preRegistered() picks one from the credentials.
+    tokenEndpointAuthMethod: client.tokenEndpointAuthMethod || undefined,
   };
 }

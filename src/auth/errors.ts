@@ -60,7 +60,11 @@ export class OAuthError extends Error {
   constructor(
     message: string,
     kind: OAuthErrorKind,
-    fields: { issuer?: string; oauthError?: string; status?: number } = {},
+    fields: {
+      issuer?: string | undefined;
+      oauthError?: string | undefined;
+      status?: number | undefined;
+    } = {},
     options?: ErrorOptions,
   ) {
     super(message, options);

@@ -135,7 +135,7 @@ export interface OAuthClientOptions {
   /** The client ID the authorization server issued. */
   clientId: string;
   /** The client secret of a confidential client. */
-  clientSecret?: string;
+  clientSecret?: string | undefined;
   /** A private key (PKCS#8 PEM or CryptoKey) for `private_key_jwt` authentication. */
   privateKey?: string | CryptoKey;
   /** The JWS algorithm of a PEM `privateKey` (default ES256). */
@@ -168,9 +168,9 @@ export interface OAuthProviderOptions {
   /** Where registrations and tokens are kept (default: in memory). */
   store?: TokenStore;
   /** Pre-registered client credentials; they take precedence over any registration. */
-  client?: OAuthClientOptions;
+  client?: OAuthClientOptions | undefined;
   /** A Client ID Metadata Document URL, used as client ID where the server supports it. */
-  clientMetadataUrl?: string;
+  clientMetadataUrl?: string | undefined;
   /** The client name sent in dynamic registrations (default "mcp-inspect"). */
   clientName?: string;
   /** How tokens are obtained (default: the authorization code flow). */
@@ -178,7 +178,7 @@ export interface OAuthProviderOptions {
   /** How the user authorizes; without it, authorization that needs the user fails. */
   interaction?: AuthorizationInteraction;
   /** The scope to ask for, instead of the spec's selection strategy. */
-  scope?: string;
+  scope?: string | undefined;
   /** Ask for `offline_access` where the authorization server offers it (default true). */
   offlineAccess?: boolean;
   /** Bind tokens with DPoP: where the authorization server supports it (default), always, never. */
@@ -190,7 +190,7 @@ export interface OAuthProviderOptions {
   /** Resolves host names for the address checks (default: the system's DNS). */
   resolveHost?: (hostname: string) => Promise<string[]>;
   /** Receives a line per step; lines never contain tokens, codes or secrets. */
-  onLog?: (message: string) => void;
+  onLog?: ((message: string) => void) | undefined;
   /** Appended to the message of {@link AuthorizationRequiredError} (say what to run). */
   loginHint?: string;
   /** Cancels authorization in progress. */

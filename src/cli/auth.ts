@@ -49,7 +49,7 @@ export function storedAuthorization(
       serverUrl: args.url,
       store: new FileTokenStore(),
       loginHint: `run mcp-inspect auth login --url ${args.url}`,
-      ...(args.verbose ? { onLog: (line: string) => out.stderr(`[auth] ${line}`) } : {}),
+      onLog: args.verbose ? (line: string) => out.stderr(`[auth] ${line}`) : undefined,
     });
     return { fetch: provider.fetch };
   } catch {
@@ -151,14 +151,13 @@ async function login(
       store: new FileTokenStore(),
       interaction: callback,
       signal: interrupt.signal,
-      ...(values.scope ? { scope: values.scope } : {}),
-      ...(values["client-id"]
-        ? { client: { clientId: values["client-id"], ...(secret ? { clientSecret: secret } : {}) } }
-        : {}),
-      ...(values["client-metadata-url"]
-        ? { clientMetadataUrl: values["client-metadata-url"] }
-        : {}),
-      ...(values.verbose ? { onLog: (line: string) => out.stderr(`[auth] ${line}`) } : {}),
+      // `||`: an empty --scope asks for the spec's selection, as no --scope does.
+      scope: values.scope || undefined,
+      client: values["client-id"]
+        ? { clientId: values["client-id"], clientSecret: secret }
+        : undefined,
+      clientMetadataUrl: values["client-metadata-url"],
+      onLog: values.verbose ? (line: string) => out.stderr(`[auth] ${line}`) : undefined,
     });
     const result = await provider.authorize();
     out.stdout(values.json ? JSON.stringify(result, null, 2) : `Authorized: ${describe(result)}`);

@@ -16,7 +16,7 @@ import { CheckReport, type Finding } from "./_check_report.ts";
 /** Spec (server/tools, tool names): 1–128 characters from A-Z a-z 0-9 _ - . */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
-type Options = { signal: AbortSignal; timeoutMs?: number };
+type Options = { signal: AbortSignal; timeoutMs?: number | undefined };
 
 export const check: Command = {
   words: ["check"],
@@ -32,7 +32,7 @@ export const check: Command = {
     );
     const options: Options = {
       signal: context.signal,
-      ...(context.args.timeoutMs ? { timeoutMs: context.args.timeoutMs } : {}),
+      timeoutMs: context.args.timeoutMs,
     };
     const { name, version } = client.serverInfo;
     report.add(

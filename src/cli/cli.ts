@@ -237,7 +237,7 @@ async function run(argv: readonly string[], state: { signalled?: StopSignal }): 
       connectMs: performance.now() - started,
       diagnostics,
       positionals: args.words.slice(command.words.length),
-      ...(wire ? { wire } : {}),
+      wire,
     };
     const code = await runCommand(command, context);
     warnOfFaults();

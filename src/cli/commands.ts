@@ -31,7 +31,7 @@ export interface Context {
   /** Every protocol fault of the server so far (a malformed message, a stray answer). */
   diagnostics: Diagnostic[];
   /** Every message of the connection, when the command asked for it (`recordWire`). */
-  wire?: { sent: JsonRpcMessage[]; received: JsonRpcMessage[] };
+  wire?: { sent: JsonRpcMessage[]; received: JsonRpcMessage[] } | undefined;
 }
 
 export interface Command {
@@ -58,7 +58,7 @@ export function runCommand(command: Command, context: Context): Promise<number> 
 function requestOptions(context: Context) {
   return {
     signal: context.signal,
-    ...(context.args.timeoutMs !== undefined ? { timeoutMs: context.args.timeoutMs } : {}),
+    timeoutMs: context.args.timeoutMs,
   };
 }
 

@@ -60,11 +60,11 @@ export async function buildTransport(
       args: server.slice(1),
       env: args.env,
       closeStepMs: args.graceMs ?? CLI_GRACE_MS,
-      ...(args.cwd !== undefined ? { cwd: args.cwd } : {}),
+      cwd: args.cwd,
       // `logs` streams the server's stderr too: that is where stdio servers log.
-      ...(args.verbose || args.words[0] === "logs"
-        ? { stderr: (line: string) => out.stderr(dim(`[server] ${redact(line)}`)) }
-        : {}),
+      stderr: args.verbose || args.words[0] === "logs"
+        ? (line: string) => out.stderr(dim(`[server] ${redact(line)}`))
+        : undefined,
     });
   }
   if (wire) {
@@ -98,7 +98,7 @@ export function buildClientOptions(
   return {
     signal,
     protocol: args.protocol,
-    ...(roots.length > 0 ? { roots } : {}),
+    roots: roots.length > 0 ? roots : undefined,
     onElicitation: elicitationHandler(args.elicit, out),
     elicitationModes: ["form", "url"],
     onSampling: (request) => {
@@ -110,7 +110,7 @@ export function buildClientOptions(
       out.stderr(out.errStyle.dim(`[sampling] answered ${request.messages.length} message(s)`));
       return { role: "assistant", content: { type: "text", text: reply }, model: "mcp-inspect" };
     },
-    ...(args.timeoutMs !== undefined ? { requestTimeoutMs: args.timeoutMs } : {}),
+    requestTimeoutMs: args.timeoutMs,
     // Every fault of the server is kept (for --json and check); --verbose shows each as it comes.
     onDiagnostic: (d) => {
       const kept: Diagnostic = { ...d, message: redact(d.message) };

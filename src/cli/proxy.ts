@@ -142,7 +142,7 @@ export async function proxyCommand(argv: readonly string[], out: Output): Promis
   const relay = new ServerRequestRelay();
   await using manager = new ServerManager({
     serverRequests: relay,
-    ...(verbose ? { stderr: (server, line) => log(`${server}: ${line}`) } : {}),
+    stderr: verbose ? (server, line) => log(`${server}: ${line}`) : undefined,
   });
   manager.on("configError", (error) => log(error.message));
   manager.on("configWarning", (warning) => log(`warning: ${warning.message}`));
@@ -202,9 +202,9 @@ export async function proxyCommand(argv: readonly string[], out: Output): Promis
           hostname,
           port,
           maxSessions,
-          ...(required === undefined ? {} : { token: required }),
-          ...(values["allow-host"] ? { allowedHosts: values["allow-host"] } : {}),
-          ...(values["allow-origin"] ? { allowedOrigins: values["allow-origin"] } : {}),
+          token: required,
+          allowedHosts: values["allow-host"],
+          allowedOrigins: values["allow-origin"],
         });
       } catch (error) {
         out.stderr(`error: ${bindError(error, hostname, port)}`);

@@ -49,7 +49,7 @@ export const verify: Command = {
     const { checked, mismatches } = await verifyRecording(context.client, recording, {
       signal: context.signal,
       ignore: context.args.ignore,
-      ...(context.args.timeoutMs !== undefined ? { timeoutMs: context.args.timeoutMs } : {}),
+      timeoutMs: context.args.timeoutMs,
     });
     if (context.args.json) {
       context.out.stdout(
@@ -129,7 +129,7 @@ export async function replayCommand(argv: readonly string[], out: Lines): Promis
   }
   let server;
   try {
-    server = serveReplayHttp(recording, { port, ...(token === undefined ? {} : { token }) });
+    server = serveReplayHttp(recording, { port, token });
   } catch (error) {
     out.stderr(
       error instanceof Deno.errors.AddrInUse

@@ -21,7 +21,7 @@ function skillsOf(context: Context): Skills {
 function options(context: Context) {
   return {
     signal: context.signal,
-    ...(context.args.timeoutMs !== undefined ? { timeoutMs: context.args.timeoutMs } : {}),
+    timeoutMs: context.args.timeoutMs,
   };
 }
 

@@ -49,7 +49,7 @@ export const snapshot: Command = {
   async run(context) {
     const surface = await snapshotSurface(context.client, {
       signal: context.signal,
-      ...(context.args.timeoutMs !== undefined ? { timeoutMs: context.args.timeoutMs } : {}),
+      timeoutMs: context.args.timeoutMs,
     });
     const json = surfaceJson(surface);
     const file = context.args.outDir;

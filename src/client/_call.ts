@@ -55,7 +55,7 @@ export async function invokeTool(
   if (created) {
     result = await waitForTask(context, created, {
       ...limits,
-      ...(onTaskStatus ? { onTaskStatus } : {}),
+      onTaskStatus,
     });
   }
   const callResult = callToolResult(result);

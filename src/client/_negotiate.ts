@@ -184,10 +184,7 @@ async function initialize(
 }
 
 function limits(options: NegotiateOptions, timeoutMs?: number): RequestOptions {
-  return {
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-  };
+  return { signal: options.signal, timeoutMs };
 }
 
 /** How messages name the server: by name when known. */

@@ -68,7 +68,7 @@ export async function listTasks(
 }
 
 export interface WaitOptions extends RequestOptions {
-  onTaskStatus?: (task: TaskInfo) => void;
+  onTaskStatus?: ((task: TaskInfo) => void) | undefined;
 }
 
 /** Polls a task until it is final and returns what the original request would have returned. */

@@ -101,8 +101,8 @@ export class Client implements AsyncDisposable {
     this.#tools = new ToolSchemas((diagnostic) => this.#diagnose(diagnostic));
     const { requestTimeoutMs, maxTotalTimeoutMs } = options;
     this.#session = new Session(transport, {
-      ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),
-      ...(maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs } : {}),
+      requestTimeoutMs,
+      maxTotalTimeoutMs,
       onDiagnostic: (diagnostic) => this.#diagnose(diagnostic),
       onClose: (reason) => this.#events.emit("close", reason),
     });
@@ -391,7 +391,7 @@ export class Client implements AsyncDisposable {
   async complete(
     ref: CompletionReference,
     argument: { name: string; value: string },
-    options: RequestOptions & { context?: Record<string, string> } = {},
+    options: RequestOptions & { context?: Record<string, string> | undefined } = {},
   ): Promise<CompleteResult> {
     const { context, ...rest } = options;
     const params: JsonObject = { ref, argument };

@@ -37,7 +37,7 @@ export interface ClientOptions {
   /** Capabilities to advertise beyond those the handlers imply (e.g. `experimental`). */
   capabilities?: ClientCapabilities;
   /** Default per-request timeout in milliseconds (60 s). */
-  requestTimeoutMs?: number;
+  requestTimeoutMs?: number | undefined;
   /** Default maximum total time of a request, whatever progress arrives (10 minutes). */
   maxTotalTimeoutMs?: number;
   /** Most pages a list call walks before failing (64). */
@@ -47,7 +47,7 @@ export interface ClientOptions {
   /** Check `structuredContent` against `outputSchema` (on by default). */
   validateOutput?: boolean;
   /** Roots to offer, or a function returning them; advertises the `roots` capability. */
-  roots?: readonly Root[] | (() => readonly Root[] | Promise<readonly Root[]>);
+  roots?: readonly Root[] | (() => readonly Root[] | Promise<readonly Root[]>) | undefined;
   /** Answers `sampling/createMessage`; advertises the `sampling` capability. */
   onSampling?: SamplingHandler;
   /** Answers `elicitation/create`; advertises the `elicitation` capability. */

@@ -139,6 +139,6 @@ export function settleWarnings(
     file: options.file,
     line: first.line,
     column: first.column,
-    ...(first.server !== undefined ? { server: first.server } : {}),
+    server: first.server,
   });
 }

@@ -115,8 +115,9 @@ export function parseYamlConfig(
           file,
           line,
           column,
-          ...(server !== undefined ? { server } : {}),
-          ...(variable ? { variable } : {}),
+          server,
+          // `||`: an empty variable name is none, as it has always been.
+          variable: variable || undefined,
         },
         { cause: problem },
       ),

@@ -300,7 +300,8 @@ export function parseConfig(
           `Cannot load server "${name}" from "${file}" at line ${line}, column ${column}: ${
             (error as Error).message
           }`,
-          { file, line, column, server: name, ...(variable ? { variable } : {}) },
+          // `||`: an empty variable name is none, as it has always been.
+          { file, line, column, server: name, variable: variable || undefined },
           { cause: error },
         ),
       );

@@ -40,7 +40,13 @@ export class ConfigError extends Error {
    */
   constructor(
     message: string,
-    where: { file: string; line?: number; column?: number; server?: string; variable?: string },
+    where: {
+      file: string;
+      line?: number;
+      column?: number;
+      server?: string | undefined;
+      variable?: string | undefined;
+    },
     options?: ErrorOptions,
   ) {
     super(message, options);

@@ -98,15 +98,14 @@ export class CallRouter {
   complete(
     ref: CompletionReference,
     argument: { name: string; value: string },
-    options: ManagerCallOptions & { context?: Record<string, string> },
+    options: ManagerCallOptions & { context?: Record<string, string> | undefined },
   ): Promise<CompleteResult> {
     const [server, local] = this.#registry.completionTarget(ref);
     const { context, ...rest } = options;
     return this.#using(
       server,
       rest,
-      (client, request) =>
-        client.complete(local, argument, { ...request, ...(context ? { context } : {}) }),
+      (client, request) => client.complete(local, argument, { ...request, context }),
     );
   }
 

@@ -47,7 +47,7 @@ export interface ServerHooks {
 export interface CallOptions extends RequestOptions {
   whileReconnecting?: "wait" | "fail";
   waitTimeoutMs?: number;
-  meta?: JsonObject;
+  meta?: JsonObject | undefined;
 }
 
 export class ManagedServer implements Lists {

@@ -14,15 +14,16 @@ export function transportFactory(
       return new StdioTransport({
         command: config.command,
         name,
-        ...(config.args ? { args: config.args } : {}),
-        ...(config.env ? { env: config.env } : {}),
-        ...(config.cwd ? { cwd: config.cwd } : {}),
-        ...(stderr ? { stderr: (line: string) => stderr(name, line) } : {}),
+        args: config.args,
+        env: config.env,
+        // `||`, not `??`: an empty cwd has always meant the current directory.
+        cwd: config.cwd || undefined,
+        stderr: stderr ? (line: string) => stderr(name, line) : undefined,
       });
     }
     return new HttpTransport({
       url: config.url,
-      ...(config.headers ? { headers: config.headers } : {}),
+      headers: config.headers,
       transport: config.type === "sse" ? "sse" : "auto",
     });
   };

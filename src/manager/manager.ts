@@ -312,7 +312,7 @@ export class ServerManager implements AsyncDisposable {
   async complete(
     ref: CompletionReference,
     argument: { name: string; value: string },
-    options: ManagerCallOptions & { context?: Record<string, string> } = {},
+    options: ManagerCallOptions & { context?: Record<string, string> | undefined } = {},
   ): Promise<CompleteResult> {
     return await this.#calls.complete(ref, argument, options);
   }

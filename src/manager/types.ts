@@ -193,7 +193,7 @@ export interface ManagerOptions {
   /** Builds a server's transport (default: stdio for `command`, HTTP for `url`). */
   createTransport?: (name: string, config: ServerConfig) => Transport;
   /** Receives each stderr line of stdio servers (default: kept for error messages only). */
-  stderr?: (server: string, line: string) => void;
+  stderr?: ((server: string, line: string) => void) | undefined;
   /** Receives non-fatal oddities of every server. */
   onDiagnostic?: (server: string, diagnostic: Diagnostic) => void;
   /** How long a connection attempt may take (60 s). */
@@ -277,7 +277,7 @@ export interface ManagerCallOptions extends RequestOptions {
   /** Overrides {@link ManagerOptions.waitTimeoutMs} for this call. */
   waitTimeoutMs?: number;
   /** `_meta` of an incoming request to pass on, and to read a parent trace context from. */
-  meta?: JsonObject;
+  meta?: JsonObject | undefined;
 }
 
 /**

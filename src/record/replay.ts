@@ -219,7 +219,7 @@ export interface ReplayHttpOptions {
   /** The port (default 0: any free port). */
   port?: number;
   /** Require `Authorization: Bearer <token>`. */
-  token?: string;
+  token?: string | undefined;
 }
 
 /**

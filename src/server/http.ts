@@ -29,11 +29,11 @@ export interface ServeHttpOptions {
   /** The endpoint path (default `/mcp`). */
   path?: string;
   /** Require `Authorization: Bearer <token>`. */
-  token?: string;
+  token?: string | undefined;
   /** `Host` values accepted (default: loopback names when bound to loopback, else any). */
-  allowedHosts?: string[];
+  allowedHosts?: string[] | undefined;
   /** `Origin` values accepted from browsers (default: loopback origins only). */
-  allowedOrigins?: string[];
+  allowedOrigins?: string[] | undefined;
   /** The largest request body, in bytes (default 4 MiB). */
   maxBodyBytes?: number;
   /**

@@ -90,8 +90,8 @@ function callOptions(context: ServerRequestContext, timeoutMs: number): ManagerC
     signal: context.signal,
     timeoutMs,
     resetTimeoutOnProgress: true,
-    ...(context.meta.progressToken !== undefined ? { onProgress: context.progress } : {}),
-    ...(meta ? { meta } : {}),
+    onProgress: context.meta.progressToken !== undefined ? context.progress : undefined,
+    meta,
   };
 }
 
@@ -242,8 +242,8 @@ export function createProxyServer(
   const server = new McpServer({
     serverInfo: options.serverInfo ?? { name: "mcp-inspect-proxy", version: VERSION },
     capabilities,
-    ...(options.instructions ? { instructions: options.instructions } : {}),
-    ...(options.onError ? { onError: options.onError } : {}),
+    instructions: options.instructions,
+    onError: options.onError,
     handlers: {
       "tools/list": () => ({ tools: tools.list() }),
       "tools/call": (params, context) => {
@@ -255,15 +255,12 @@ export function createProxyServer(
       },
       ...(manager ? managerHandlers(manager, relayed) : {}),
     },
-    ...(manager
+    subscriptions: manager
       ? {
-        subscriptions: {
-          subscribe: (uri: string) =>
-            forward(() => manager.subscribeResource(uri), options.onError),
-          unsubscribe: (uri: string) => manager.unsubscribeResource(uri),
-        },
+        subscribe: (uri: string) => forward(() => manager.subscribeResource(uri), options.onError),
+        unsubscribe: (uri: string) => manager.unsubscribeResource(uri),
       }
-      : {}),
+      : undefined,
   });
   const unsubscribe = [
     tools.onChange(() => server.listChanged("tools")),
@@ -328,7 +325,7 @@ function managerHandlers(
             ...await manager.complete(
               params.ref as CompletionReference,
               params.argument as { name: string; value: string },
-              { ...options, ...(context ? { context } : {}) },
+              { ...options, context },
             ),
           };
         } catch (error) {

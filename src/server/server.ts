@@ -87,7 +87,7 @@ export interface ServerDefinition {
   /** What it advertises. */
   capabilities: ServerCapabilities;
   /** Guidance for the model. */
-  instructions?: string;
+  instructions?: string | undefined;
   /**
    * Handlers by method. `initialize`, `server/discover`, `ping`, `logging/setLevel` and
    * `subscriptions/listen` are answered by the server itself.
@@ -100,13 +100,13 @@ export interface ServerDefinition {
    * its first subscriber among all connections or loses its last. Send the updates with
    * {@link McpServer.resourceUpdated}.
    */
-  subscriptions?: SubscriptionHooks;
+  subscriptions?: SubscriptionHooks | undefined;
   /**
    * Called with each error a handler throws that is not an {@link McpError}. The client then
    * gets only `-32603` and the error's class name: a stack, a local path or a backend's stderr
    * belongs in a local log (this hook), never on the wire to a remote client.
    */
-  onError?: (error: unknown, method: string) => void;
+  onError?: ((error: unknown, method: string) => void) | undefined;
 }
 
 /**

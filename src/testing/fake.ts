@@ -224,7 +224,7 @@ export class FakeServer {
         ...(options.resources ? { resources: {} } : {}),
         ...(options.prompts ? { prompts: {} } : {}),
       },
-      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+      instructions: options.instructions,
       handlers: misbehaving,
     });
   }

@@ -45,7 +45,7 @@ export interface SseTransportOptions {
   /** The SSE endpoint: `http:` or `https:`. */
   url: string | URL;
   /** Headers sent with every request. Checked up front: no CR, LF or invalid names. */
-  headers?: HeadersInit;
+  headers?: HeadersInit | undefined;
   /** Headers computed for each request (the message is absent for the GET). */
   requestHeaders?: (message: JsonRpcMessage | undefined) => HeadersInit | Promise<HeadersInit>;
   /** The `fetch` to use (default: the global one). */

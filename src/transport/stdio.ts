@@ -48,26 +48,26 @@ export interface StdioTransportOptions {
   /** The program to run. It is never run through a shell. */
   command: string;
   /** Its arguments, passed as an array. */
-  args?: readonly string[];
+  args?: readonly string[] | undefined;
   /**
    * Variables added to the server's environment. Their values are secrets: each one of 4 or
    * more characters is shown as `***` in stderr lines and error messages (see {@link Redactor}).
    */
-  env?: Readonly<Record<string, string>>;
+  env?: Readonly<Record<string, string>> | undefined;
   /**
    * Pass the whole environment of this process to the server. By default only
    * {@link DEFAULT_INHERITED_ENV_VARS} are passed, plus `env`.
    */
   inheritEnv?: boolean;
   /** The server's working directory. */
-  cwd?: string | URL;
+  cwd?: string | URL | undefined;
   /**
    * What to do with the server's stderr: `"tail"` (default) keeps the last lines for error
    * messages; `"inherit"` passes it to this process's stderr; `"ignore"` discards it; a function
    * receives each line (and the tail is kept too). Lines kept or passed on have the `env` values
    * redacted; with `"inherit"` they reach this process's stderr untouched.
    */
-  stderr?: "tail" | "inherit" | "ignore" | ((line: string) => void);
+  stderr?: "tail" | "inherit" | "ignore" | ((line: string) => void) | undefined;
   /** How many stderr lines to keep for error messages (default 20). */
   stderrTailLines?: number;
   /** The largest message accepted from the server, in bytes (default 10 MiB). */
@@ -269,8 +269,8 @@ export class StdioTransport implements Transport {
     return new ConnectionClosedError(
       exited,
       {
-        ...(status ? { exitCode: status.code } : {}),
-        ...(status?.signal ? { signal: status.signal } : {}),
+        exitCode: status?.code,
+        signal: status?.signal ?? undefined,
         stderrTail: this.#stderr.tail,
       },
       cause === undefined ? undefined : { cause },
