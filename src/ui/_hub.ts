@@ -600,9 +600,9 @@ function transportFor(
     return new StdioTransport({
       command: config.command,
       name: connection.name,
-      ...(config.args ? { args: config.args } : {}),
-      ...(config.env ? { env: config.env } : {}),
-      ...(config.cwd ? { cwd: config.cwd } : {}),
+      args: config.args,
+      env: config.env,
+      cwd: config.cwd || undefined,
       stderr,
     });
   }
@@ -610,9 +610,7 @@ function transportFor(
   const own = Object.keys(headers).some((key) => key.toLowerCase() === "authorization");
   // Tokens stored by a login (here or with `mcp-inspect auth login`) are used unless the config
   // sends its own Authorization header.
-  const provider = own
-    ? undefined
-    : new OAuthProvider({ serverUrl: config.url, store });
+  const provider = own ? undefined : new OAuthProvider({ serverUrl: config.url, store });
   return new HttpTransport({
     url: config.url,
     headers,
