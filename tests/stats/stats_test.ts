@@ -126,14 +126,20 @@ Deno.test("stats() counts reconnects and restarts the uptime with the new connec
 });
 
 Deno.test("stats() keeps counts but forgets latencies older than the window", async () => {
-  await using manager = new ServerManager({ ...QUICK, stats: { windowMs: 500, maxSamples: 3 } });
+  let now = 0;
+  await using manager = new ServerManager({
+    ...QUICK,
+    stats: { windowMs: 500, maxSamples: 3, now: () => now },
+  });
   await manager.setServers({ fast: fake("fast.ts") });
   for (let i = 0; i < 5; i++) await manager.callTool("mcp__fast__echo", { text: "x" });
   const fresh = serverStats(manager, "fast");
   assert.equal(fresh.calls, 5);
   assert.equal(fresh.latencyMs?.samples, 3, "at most maxSamples per tool");
   assert.equal(manager.stats().windowMs, 500);
-  await new Promise((resolve) => setTimeout(resolve, 600));
+  now += 500;
+  assert.equal(serverStats(manager, "fast").latencyMs?.samples, 3, "still within the window");
+  now += 1;
   const stale = serverStats(manager, "fast");
   assert.equal(stale.calls, 5);
   assert.equal(stale.latencyMs, undefined);
