@@ -243,6 +243,9 @@ export async function rejectsWith<T extends abstract new (...args: any[]) => Err
 export function fakeTime(): Clock & Disposable {
   const clock = install({
     toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"],
+    // A timer set before the clock was faked (a session's request deadline, say) must still be
+    // cleared when our code clears it, or it outlives the test.
+    shouldClearNativeTimers: true,
   });
   return Object.assign(clock, { [Symbol.dispose]: () => clock.uninstall() });
 }

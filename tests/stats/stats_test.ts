@@ -8,7 +8,7 @@ import {
   ToolRegistry,
 } from "../../src/manager/mod.ts";
 import { percentiles } from "../../src/stats/recorder.ts";
-import { fakeServer, rejectsWith } from "../_helpers.ts";
+import { fakeServer, fakeTime, rejectsWith } from "../_helpers.ts";
 
 function fake(name: string, extra: Partial<ServerConfig> = {}): ServerConfig {
   const { command, args } = fakeServer(name);
@@ -165,12 +165,15 @@ Deno.test("ToolRegistry.stats() counts local tools and includes the manager's an
       return "yes";
     },
   });
-  await Promise.all([
+  using clock = fakeTime();
+  const calls = Promise.all([
     registry.call("maybe", { ok: true }),
     registry.call("maybe", { ok: false }),
     rejectsWith(registry.call("maybe", {}, { timeoutMs: 30 }), TimeoutError),
     registry.call("mcp__fast__echo", { text: "x" }),
   ]);
+  await clock.tickAsync(30);
+  await calls;
   const stats = registry.stats();
   assert.deepEqual(stats.local.map((tool) => [tool.name, tool.calls, tool.errors, tool.timeouts]), [
     ["maybe", 3, 2, 1],
