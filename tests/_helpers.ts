@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 // Test helpers: a transport wrapper that validates every message the client sends against the
-// official schema of the negotiated revision, and paths of the fixtures.
+// official schema of the negotiated revision, paths of the fixtures, and a fake clock.
 
+import { type Clock, install } from "@sinonjs/fake-timers";
 import {
   Client,
   type ClientOptions,
@@ -230,4 +231,21 @@ export async function rejectsWith<T extends abstract new (...args: any[]) => Err
   });
   assert.ok(caught instanceof type, `expected ${type.name}, got ${String(caught)}`);
   return caught as InstanceType<T>;
+}
+
+/**
+ * Fakes `setTimeout`, `setInterval` and `Date` until disposed (`using clock = fakeTime();`), for
+ * tests of our own timeouts: time moves only by `await clock.tickAsync(ms)`, which also lets
+ * promises and I/O run between the timers it fires, so a test neither sleeps nor races the
+ * machine's load. `performance.now()` and microtasks stay real. Faked timers own no real timer,
+ * so the sanitizers see nothing left behind when the clock goes.
+ */
+export function fakeTime(): Clock & Disposable {
+  const clock = install({
+    toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"],
+    // A timer set before the clock was faked (a session's request deadline, say) must still be
+    // cleared when our code clears it, or it outlives the test.
+    shouldClearNativeTimers: true,
+  });
+  return Object.assign(clock, { [Symbol.dispose]: () => clock.uninstall() });
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { rejectsWith } from "./_helpers.ts";
+import { fakeTime, rejectsWith } from "./_helpers.ts";
 import {
   CancelledError,
   ConnectionClosedError,
@@ -63,9 +63,15 @@ Deno.test("request() rejects with McpError carrying the server's code and data",
 });
 
 Deno.test("a timed-out request rejects with TimeoutError and sends notifications/cancelled", async () => {
+  using clock = fakeTime();
   await using peer = pair();
   const pending = peer.session.request("tools/call", {}, { timeoutMs: 20 });
+  let settled = false;
+  pending.catch(() => {}).finally(() => settled = true);
   await peer.next();
+  await clock.tickAsync(19);
+  assert.equal(settled, false, "still waiting 1 ms before its timeout");
+  await clock.tickAsync(1);
   const error = await rejectsWith(pending, TimeoutError);
   assert.deepStrictEqual([error.method, error.timeoutMs, error.kind], ["tools/call", 20, "idle"]);
   const cancel = await peer.next();
@@ -74,6 +80,7 @@ Deno.test("a timed-out request rejects with TimeoutError and sends notifications
 });
 
 Deno.test("progress resets the timeout when asked, but the total limit still applies", async () => {
+  using clock = fakeTime();
   await using peer = pair();
   const seen: Progress[] = [];
   const pending = peer.session.request("tools/call", {}, {
@@ -93,7 +100,9 @@ Deno.test("progress resets the timeout when asked, but the total limit still app
     });
   }, 20);
   try {
-    const error = await rejectsWith(pending, TimeoutError);
+    const timedOut = rejectsWith(pending, TimeoutError);
+    await clock.tickAsync(150);
+    const error = await timedOut;
     assert.deepStrictEqual(error.kind, "total");
     assert.ok(seen.length >= 3, `expected several progress updates, got ${seen.length}`);
   } finally {
@@ -190,13 +199,16 @@ Deno.test("request handlers answer, and their errors become JSON-RPC errors", as
 
 Deno.test("a request the server cancels gets its signal aborted and no response", async () => {
   await using peer = pair();
-  let aborted: Promise<void> | undefined;
+  const handling = Promise.withResolvers<{ aborted: Promise<void> }>();
   peer.session.setRequestHandler("sampling/createMessage", (_params, { signal }) => {
-    aborted = new Promise((resolve) => signal.addEventListener("abort", () => resolve()));
+    const aborted = new Promise<void>((resolve) =>
+      signal.addEventListener("abort", () => resolve())
+    );
+    handling.resolve({ aborted });
     return aborted.then(() => ({ never: true }));
   });
   await peer.send({ id: "s1", method: "sampling/createMessage", params: {} });
-  while (!aborted) await new Promise((r) => setTimeout(r, 1));
+  const { aborted } = await handling.promise;
   await peer.send({ method: "notifications/cancelled", params: { requestId: "s1" } });
   await aborted;
   const ping = peer.session.request("ping");

@@ -29,6 +29,7 @@ export class ResultCache {
       // lru-cache otherwise keeps a timer to refresh its clock; a clock read per call is cheap
       // and leaves no timer behind.
       ttlResolution: 0,
+      ...(options.now ? { perf: { now: options.now } } : {}),
     });
     this.#allow = options.allow ?? [];
   }

@@ -171,6 +171,14 @@ export interface RegistryCallOptions extends ManagerCallOptions {
  * import type { ResultCacheOptions } from "@mcp-inspect/client/manager";
  * const cache: ResultCacheOptions = { ttlMs: 30_000, maxEntries: 200, allow: ["mcp__docs__*"] };
  * ```
+ *
+ * @example Aging answers by a clock moved by hand, as a test does
+ * ```ts
+ * import type { ResultCacheOptions } from "@mcp-inspect/client/manager";
+ * let now = 1_000;
+ * const cache: ResultCacheOptions = { ttlMs: 1_000, now: () => now };
+ * now += 1_001; // every answer kept so far is now too old to serve
+ * ```
  */
 export interface ResultCacheOptions {
   /** How long an answer is served (default 60 s). */
@@ -179,6 +187,12 @@ export interface ResultCacheOptions {
   maxEntries?: number;
   /** Names or glob patterns of tools without annotations to cache too. */
   allow?: string[];
+  /**
+   * The clock answers are aged by, in milliseconds (default `performance.now()`). Only the
+   * differences between its readings matter, so tests can pass a clock they move by hand instead
+   * of waiting `ttlMs` out.
+   */
+  now?: () => number;
 }
 
 /**

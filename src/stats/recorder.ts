@@ -39,10 +39,10 @@ export class CallRecorder {
   readonly #maxSamples: number;
   readonly #now: () => number;
 
-  constructor(options: StatsOptions = {}, now: () => number = () => performance.now()) {
+  constructor(options: StatsOptions = {}) {
     this.windowMs = options.windowMs ?? DEFAULT_WINDOW_MS;
     this.#maxSamples = Math.max(1, options.maxSamples ?? DEFAULT_MAX_SAMPLES);
-    this.#now = now;
+    this.#now = options.now ?? (() => performance.now());
   }
 
   /** Runs a call and records how it ended. */

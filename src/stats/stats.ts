@@ -16,12 +16,29 @@ import type { ServerState } from "../manager/types.ts";
  * import { ServerManager } from "@mcp-inspect/client/manager";
  * await using manager = new ServerManager({ stats: { windowMs: 60_000, maxSamples: 500 } });
  * ```
+ *
+ * @example A clock moved by hand, as a test does
+ * ```ts
+ * import { ToolRegistry } from "@mcp-inspect/client/manager";
+ * let now = 0;
+ * using registry = new ToolRegistry({ stats: { windowMs: 1_000, now: () => now } });
+ * registry.register({ name: "hi", inputSchema: { type: "object" }, handler: () => "hi" });
+ * await registry.call("hi", {});
+ * now += 1_001; // the call's latency has left the window; its count stays
+ * console.log(registry.stats().local[0]?.latencyMs); // undefined
+ * ```
  */
 export interface StatsOptions {
   /** How far back latency percentiles look (default 5 minutes). */
   windowMs?: number;
   /** The most latencies kept per tool within the window; older ones go first (default 1000). */
   maxSamples?: number;
+  /**
+   * The clock latencies and the window are measured by, in milliseconds (default
+   * `performance.now()`). Only the differences between its readings matter, so tests can pass a
+   * clock they move by hand instead of waiting the window out.
+   */
+  now?: () => number;
 }
 
 /**

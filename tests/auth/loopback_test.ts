@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { LoopbackAuthorization, OAuthError } from "../../src/auth/mod.ts";
+import { fakeTime } from "../_helpers.ts";
 
 Deno.test("the loopback listener takes one callback on 127.0.0.1, then closes", async () => {
   const shown: URL[] = [];
@@ -23,9 +24,10 @@ Deno.test("the loopback listener takes one callback on 127.0.0.1, then closes", 
 
 Deno.test("the loopback listener gives up after its timeout", async () => {
   await using login = await LoopbackAuthorization.start({ openBrowser: false, timeoutMs: 50 });
-  const error = await login.openAuthorizationUrl(new URL("https://auth.example.com/a")).catch((
-    e,
-  ) => e);
+  using clock = fakeTime();
+  const waiting = login.openAuthorizationUrl(new URL("https://auth.example.com/a")).catch((e) => e);
+  await clock.tickAsync(50);
+  const error = await waiting;
   assert.ok(error instanceof OAuthError);
   assert.match(error.message, /No authorization response within/);
 });

@@ -16,7 +16,7 @@ import {
   ToolRegistry,
   UnknownToolError,
 } from "../../src/manager/mod.ts";
-import { fakeServer, rejectsWith } from "../_helpers.ts";
+import { fakeServer, fakeTime, rejectsWith } from "../_helpers.ts";
 
 function fake(name: string, extra: Partial<ServerConfig> = {}): ServerConfig {
   const { command, args } = fakeServer(name);
@@ -221,6 +221,7 @@ Deno.test("register() refuses bad names, taken names and schemas that do not com
 });
 
 Deno.test("a local tool times out, is cancelled and reports progress as an MCP tool does", async () => {
+  using clock = fakeTime();
   using registry = new ToolRegistry();
   const aborted: unknown[] = [];
   registry.register({
@@ -237,28 +238,35 @@ Deno.test("a local tool times out, is cancelled and reports progress as an MCP t
     },
   });
 
-  const timeout = await rejectsWith(registry.call("wait", {}, { timeoutMs: 50 }), TimeoutError);
+  const timingOut = rejectsWith(registry.call("wait", {}, { timeoutMs: 50 }), TimeoutError);
+  await clock.tickAsync(50);
+  const timeout = await timingOut;
   assert.equal(timeout.timeoutMs, 50);
   assert.equal(timeout.kind, "idle");
 
   const controller = new AbortController();
   setTimeout(() => controller.abort("enough"), 40);
-  const cancelled = await rejectsWith(
+  const cancelling = rejectsWith(
     registry.call("wait", {}, { signal: controller.signal }),
     CancelledError,
   );
+  await clock.tickAsync(40);
+  const cancelled = await cancelling;
   assert.equal(cancelled.reason, "enough");
 
+  // Four 40 ms steps outlast the 150 ms timeout only because each step's progress resets it.
   const updates: Progress[] = [];
-  const result = await registry.call("wait", { steps: 4 }, {
+  const finishing = registry.call("wait", { steps: 4 }, {
     timeoutMs: 150,
     resetTimeoutOnProgress: true,
     onProgress: (update) => updates.push(update),
   });
+  await clock.tickAsync(160);
+  const result = await finishing;
   assert.equal(textOf(result), "done");
   assert.deepEqual(updates.map((update) => update.progress), [1, 2, 3, 4]);
 
-  const total = await rejectsWith(
+  const totalling = rejectsWith(
     registry.call("wait", {}, {
       timeoutMs: 150,
       resetTimeoutOnProgress: true,
@@ -266,8 +274,10 @@ Deno.test("a local tool times out, is cancelled and reports progress as an MCP t
     }),
     TimeoutError,
   );
+  await clock.tickAsync(200);
+  const total = await totalling;
   assert.equal(total.kind, "total");
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await clock.tickAsync(100); // each handler sees its aborted signal at its next 40 ms step
   assert.equal(aborted.length, 3, "the handler's signal is aborted on timeout and cancellation");
 });
 

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { type ClientOptions, MemoryTransport, StreamableHttpTransport } from "../../mod.ts";
 import { type ServerConfig, ServerManager } from "../../src/manager/mod.ts";
 import { createProxyServer, serveHttp, ServerRequestRelay } from "../../src/server/mod.ts";
-import { connectChecked, fakeServer } from "../_helpers.ts";
+import { connectChecked, fakeServer, fakeTime } from "../_helpers.ts";
 
 function fake(name: string): ServerConfig {
   const { command, args } = fakeServer(name);
@@ -138,6 +138,7 @@ Deno.test("over HTTP, a modern client answers elicitation rounds of a proxied se
 Deno.test("a modern round the client never comes back to is dropped after the call timeout", async () => {
   await using manager = await backend();
   using proxy = createProxyServer(manager, { relay: RELAYS.get(manager)!, callTimeoutMs: 200 });
+  using clock = fakeTime();
   const [clientEnd, serverEnd] = MemoryTransport.pair();
   const serving = proxy.server.serve(serverEnd);
   // A raw modern client: it reads the input_required answer and walks away.
@@ -159,7 +160,7 @@ Deno.test("a modern round the client never comes back to is dropped after the ca
   const result = (value as { result: Record<string, unknown> }).result;
   assert.equal(result.resultType, "input_required");
   const state = result.requestState as string;
-  await new Promise((resolve) => setTimeout(resolve, 400));
+  await clock.tickAsync(200);
   await writer.write({
     jsonrpc: "2.0",
     id: 2,

@@ -8,7 +8,7 @@ import {
   ToolRegistry,
 } from "../../src/manager/mod.ts";
 import { percentiles } from "../../src/stats/recorder.ts";
-import { fakeServer, rejectsWith } from "../_helpers.ts";
+import { fakeServer, fakeTime, rejectsWith } from "../_helpers.ts";
 
 function fake(name: string, extra: Partial<ServerConfig> = {}): ServerConfig {
   const { command, args } = fakeServer(name);
@@ -126,14 +126,20 @@ Deno.test("stats() counts reconnects and restarts the uptime with the new connec
 });
 
 Deno.test("stats() keeps counts but forgets latencies older than the window", async () => {
-  await using manager = new ServerManager({ ...QUICK, stats: { windowMs: 500, maxSamples: 3 } });
+  let now = 0;
+  await using manager = new ServerManager({
+    ...QUICK,
+    stats: { windowMs: 500, maxSamples: 3, now: () => now },
+  });
   await manager.setServers({ fast: fake("fast.ts") });
   for (let i = 0; i < 5; i++) await manager.callTool("mcp__fast__echo", { text: "x" });
   const fresh = serverStats(manager, "fast");
   assert.equal(fresh.calls, 5);
   assert.equal(fresh.latencyMs?.samples, 3, "at most maxSamples per tool");
   assert.equal(manager.stats().windowMs, 500);
-  await new Promise((resolve) => setTimeout(resolve, 600));
+  now += 500;
+  assert.equal(serverStats(manager, "fast").latencyMs?.samples, 3, "still within the window");
+  now += 1;
   const stale = serverStats(manager, "fast");
   assert.equal(stale.calls, 5);
   assert.equal(stale.latencyMs, undefined);
@@ -159,12 +165,15 @@ Deno.test("ToolRegistry.stats() counts local tools and includes the manager's an
       return "yes";
     },
   });
-  await Promise.all([
+  using clock = fakeTime();
+  const calls = Promise.all([
     registry.call("maybe", { ok: true }),
     registry.call("maybe", { ok: false }),
     rejectsWith(registry.call("maybe", {}, { timeoutMs: 30 }), TimeoutError),
     registry.call("mcp__fast__echo", { text: "x" }),
   ]);
+  await clock.tickAsync(30);
+  await calls;
   const stats = registry.stats();
   assert.deepEqual(stats.local.map((tool) => [tool.name, tool.calls, tool.errors, tool.timeouts]), [
     ["maybe", 3, 2, 1],
