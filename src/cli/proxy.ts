@@ -14,6 +14,7 @@ import {
   ServerRequestRelay,
   StdioServerTransport,
 } from "../server/mod.ts";
+import { randomToken } from "../server/guard.ts";
 import { Recorder } from "../testing/testing.ts";
 import { loadToolsModule, ToolsModuleError } from "./local_tools.ts";
 import { formatStats } from "./stats.ts";
@@ -240,15 +241,6 @@ export async function proxyCommand(argv: readonly string[], out: Output): Promis
     await recorder?.close();
   }
   return 0;
-}
-
-/** 32 random bytes, base64url: the token the HTTP proxy requires when none is given. */
-function randomToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(
-    /=+$/,
-    "",
-  );
 }
 
 /** Loopback as an address to bind: `localhost`, a 127.0.0.0/8 dotted quad, or `::1`. */

@@ -51,6 +51,21 @@ function originHost(origin: string): string | undefined {
 
 const encoder = new TextEncoder();
 
+/** 32 random bytes, base64url: the token a local server requires when the user chose none. */
+export function randomToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_")
+    .replace(/=+$/, "");
+}
+
+/** Whether `given` is `token`, compared in constant time; a missing value never is. */
+export function isToken(given: string | null | undefined, token: string): boolean {
+  if (!given) return false;
+  const a = encoder.encode(given);
+  const b = encoder.encode(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
 /** `undefined` when the request may proceed; else the response that refuses it. */
 export function refuse(request: Request, options: GuardOptions): Response | undefined {
   const host = request.headers.get("host") ?? "";
@@ -74,10 +89,8 @@ export function refuse(request: Request, options: GuardOptions): Response | unde
     if (!allowed) return forbidden("Origin not allowed");
   }
   if (options.token !== undefined) {
-    const given = request.headers.get("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1] ?? "";
-    const a = encoder.encode(given);
-    const b = encoder.encode(options.token);
-    if (a.length !== b.length || !timingSafeEqual(a, b)) {
+    const given = request.headers.get("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1];
+    if (!isToken(given, options.token)) {
       return new Response("Unauthorized\n", {
         status: 401,
         headers: { "www-authenticate": 'Bearer realm="mcp-inspect"' },

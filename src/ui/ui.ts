@@ -14,11 +14,11 @@
  * @module
  */
 
-import { timingSafeEqual } from "node:crypto";
 import { AuthorizationError, type JsonObject, McpError } from "../../mod.ts";
 import { LoopbackAuthorization, type TokenStore } from "../auth/mod.ts";
+import { readLimited } from "../http_util.ts";
 import type { ServerConfig } from "../config/config.ts";
-import { refuse } from "../server/guard.ts";
+import { isToken, randomToken, refuse } from "../server/guard.ts";
 import { commandLine, configEntries } from "./_copy.ts";
 import { Hub, HubError, type HubEvent } from "./_hub.ts";
 
@@ -146,7 +146,7 @@ export class InspectorUi implements AsyncDisposable {
     const cookie = cookieValue(request.headers.get("cookie"), this.#cookie);
     // The first visit: the token from the URL becomes a cookie, and leaves the address bar.
     if (request.method === "GET" && url.pathname === "/" && url.searchParams.has("token")) {
-      if (!this.#isToken(url.searchParams.get("token"))) return unauthorized();
+      if (!isToken(url.searchParams.get("token"), this.#token)) return unauthorized();
       return new Response(null, {
         status: 303,
         headers: {
@@ -156,8 +156,8 @@ export class InspectorUi implements AsyncDisposable {
         },
       });
     }
-    const byHeader = this.#isToken(bearer);
-    if (!byHeader && !this.#isToken(cookie)) return unauthorized();
+    const byHeader = isToken(bearer, this.#token);
+    if (!byHeader && !isToken(cookie, this.#token)) return unauthorized();
     if (request.method === "GET" || request.method === "HEAD") return await this.#get(url);
     if (request.method !== "POST") {
       return new Response("Method Not Allowed\n", { status: 405, headers: { allow: "GET, POST" } });
@@ -175,13 +175,6 @@ export class InspectorUi implements AsyncDisposable {
     const body = await this.#readBody(request);
     const result = await this.#operation(url.pathname.slice("/api/".length), body);
     return json({ result: result ?? null });
-  }
-
-  #isToken(given: string | null | undefined): boolean {
-    if (!given) return false;
-    const a = encoder.encode(given);
-    const b = encoder.encode(this.#token);
-    return a.length === b.length && timingSafeEqual(a, b);
   }
 
   async #get(url: URL): Promise<Response> {
@@ -247,29 +240,12 @@ export class InspectorUi implements AsyncDisposable {
 
   async #readBody(request: Request): Promise<JsonObject> {
     const length = Number(request.headers.get("content-length") ?? "0");
-    if (length > this.#maxBody) throw new HubError(`The body exceeds ${this.#maxBody} bytes`, 413);
-    const reader = request.body?.getReader();
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    while (reader) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > this.#maxBody) {
-        await reader.cancel();
-        throw new HubError(`The body exceeds ${this.#maxBody} bytes`, 413);
-      }
-      chunks.push(value);
-    }
-    const bytes = new Uint8Array(total);
-    let offset = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, offset);
-      offset += chunk.byteLength;
-    }
+    const tooLarge = () => new HubError(`The body exceeds ${this.#maxBody} bytes`, 413);
+    if (length > this.#maxBody) throw tooLarge();
+    const text = await readLimited(request.body, this.#maxBody, tooLarge);
     let value: unknown;
     try {
-      value = JSON.parse(new TextDecoder().decode(bytes));
+      value = JSON.parse(text);
     } catch (error) {
       throw new HubError(`The body is not JSON: ${(error as Error).message}`);
     }
@@ -379,12 +355,6 @@ export class InspectorUi implements AsyncDisposable {
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
-}
-
-function randomToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_")
-    .replace(/=+$/, "");
 }
 
 function cookieValue(header: string | null, name: string): string | undefined {

@@ -471,19 +471,19 @@ function filterBox(placeholder, onInput) {
   });
 }
 
-function toolsView(server, panel) {
-  const missing = needsConnection(server);
-  if (missing) return missing;
-  const list = h("ul", { class: "items", "aria-label": "Tools" });
-  const detail = h("div", { class: "detail" }, h("p", { class: "muted" }, "Choose a tool."));
-  let tools = [];
-  let filter = "";
-  const draw = () => {
+/**
+ * The list column of a view: the items `load()` gives, each a button showing `content(item)` that
+ * calls `open(item)`, with a filter box over `text(item)` when `text` is given. Arrow keys move
+ * between the items. `failed(error)` is shown when loading fails (default: the error).
+ */
+function itemList({ label, load, content, open, text, dataset, empty, failed }) {
+  const list = h("ul", { class: "items", "aria-label": label });
+  let items = [];
+  let wanted = "";
+  const draw = () =>
     replace(
       list,
-      tools.filter((tool) =>
-        `${tool.name} ${tool.title ?? ""} ${tool.description ?? ""}`.toLowerCase().includes(filter)
-      ).map((tool) =>
+      items.filter((item) => !text || text(item).toLowerCase().includes(wanted)).map((item) =>
         h(
           "li",
           null,
@@ -492,40 +492,51 @@ function toolsView(server, panel) {
             {
               type: "button",
               class: "item",
-              dataset: { tool: tool.name },
-              onclick: () => replace(detail, toolDetail(server, tool)),
+              dataset: dataset?.(item),
+              onclick: () => open(item),
               onkeydown: (event) => moveFocus(event, list, "button"),
             },
-            h("span", { class: "name" }, tool.name),
-            ANNOTATIONS.filter(([key]) => tool.annotations?.[key] === true).map(([, label]) =>
-              h("span", { class: `badge ${label === "destructive" ? "warn" : ""}` }, label)
-            ),
+            content(item),
           ),
         )
       ),
+      items.length === 0 && empty ? h("li", { class: "muted" }, empty) : null,
     );
-  };
-  append(
-    panel,
-    h(
-      "div",
-      { class: "split" },
-      h(
-        "div",
-        { class: "list" },
-        filterBox("Filter tools", (value) => {
-          filter = value;
-          draw();
-        }),
-        list,
-      ),
-      detail,
-    ),
+  load().then(
+    (answer) => {
+      items = answer;
+      draw();
+    },
+    (error) =>
+      replace(list, failed?.(error) ?? h("li", { class: "problem" }, describeError(error))),
   );
-  api("tools/list", { server: server.name }).then((answer) => {
-    tools = answer;
-    draw();
-  }, (error) => replace(list, h("li", { class: "problem" }, describeError(error))));
+  const filter = text
+    ? filterBox(`Filter ${label.toLowerCase()}`, (value) => {
+      wanted = value;
+      draw();
+    })
+    : null;
+  return [filter, list];
+}
+
+function toolsView(server, panel) {
+  const missing = needsConnection(server);
+  if (missing) return missing;
+  const detail = h("div", { class: "detail" }, h("p", { class: "muted" }, "Choose a tool."));
+  const list = itemList({
+    label: "Tools",
+    load: () => api("tools/list", { server: server.name }),
+    text: (tool) => `${tool.name} ${tool.title ?? ""} ${tool.description ?? ""}`,
+    dataset: (tool) => ({ tool: tool.name }),
+    open: (tool) => replace(detail, toolDetail(server, tool)),
+    content: (tool) => [
+      h("span", { class: "name" }, tool.name),
+      ANNOTATIONS.filter(([key]) => tool.annotations?.[key] === true).map(([, label]) =>
+        h("span", { class: `badge ${label === "destructive" ? "warn" : ""}` }, label)
+      ),
+    ],
+  });
+  append(panel, h("div", { class: "split" }, h("div", { class: "list" }, list), detail));
 }
 
 let callCounter = 0;
@@ -652,76 +663,38 @@ const resourceViews = new Map();
 function resourcesView(server, panel) {
   const missing = needsConnection(server);
   if (missing) return missing;
-  const list = h("ul", { class: "items", "aria-label": "Resources" });
-  const templates = h("ul", { class: "items", "aria-label": "Resource templates" });
   const detail = h("div", { class: "detail" }, h("p", { class: "muted" }, "Choose a resource."));
-  let filter = "";
-  let resources = [];
-  const draw = () =>
-    replace(
-      list,
-      resources.filter((item) => `${item.uri} ${item.name ?? ""}`.toLowerCase().includes(filter))
-        .map((resource) =>
-          h(
-            "li",
-            null,
-            h(
-              "button",
-              {
-                type: "button",
-                class: "item",
-                onclick: () => showResource(server, resource.uri, detail),
-                onkeydown: (event) => moveFocus(event, list, "button"),
-              },
-              h("span", { class: "name" }, resource.name ?? resource.uri),
-              h("span", { class: "muted" }, ` ${resource.uri}`),
-            ),
-          )
-        ),
-    );
+  const resources = itemList({
+    label: "Resources",
+    load: () => api("resources/list", { server: server.name }),
+    text: (resource) => `${resource.uri} ${resource.name ?? ""}`,
+    open: (resource) => showResource(server, resource.uri, detail),
+    content: (resource) => [
+      h("span", { class: "name" }, resource.name ?? resource.uri),
+      h("span", { class: "muted" }, ` ${resource.uri}`),
+    ],
+  });
+  // A server without templates may answer resources/templates/list with an error: "None" too.
+  const templates = itemList({
+    label: "Resource templates",
+    load: () => api("resources/templates", { server: server.name }),
+    open: (template) => replace(detail, templateForm(server, template, detail)),
+    content: (template) => [
+      h("span", { class: "name" }, template.name ?? template.uriTemplate),
+      h("span", { class: "muted" }, ` ${template.uriTemplate}`),
+    ],
+    empty: "None",
+    failed: () => h("li", { class: "muted" }, "None"),
+  });
   append(
     panel,
     h(
       "div",
       { class: "split" },
-      h(
-        "div",
-        { class: "list" },
-        filterBox("Filter resources", (value) => {
-          filter = value;
-          draw();
-        }),
-        list,
-        h("h4", null, "Templates"),
-        templates,
-      ),
+      h("div", { class: "list" }, resources, h("h4", null, "Templates"), templates),
       detail,
     ),
   );
-  api("resources/list", { server: server.name }).then((answer) => {
-    resources = answer;
-    draw();
-  }, (error) => replace(list, h("li", { class: "problem" }, describeError(error))));
-  api("resources/templates", { server: server.name }).then((answer) =>
-    replace(
-      templates,
-      answer.length === 0 ? h("li", { class: "muted" }, "None") : answer.map((template) =>
-        h(
-          "li",
-          null,
-          h(
-            "button",
-            {
-              type: "button",
-              class: "item",
-              onclick: () => replace(detail, templateForm(server, template, detail)),
-            },
-            h("span", { class: "name" }, template.name ?? template.uriTemplate),
-            h("span", { class: "muted" }, ` ${template.uriTemplate}`),
-          ),
-        )
-      ),
-    ), () => replace(templates, h("li", { class: "muted" }, "None")));
 }
 
 async function showResource(server, uri, detail) {
@@ -878,25 +851,14 @@ function templateForm(server, template, detail) {
 function promptsView(server, panel) {
   const missing = needsConnection(server);
   if (missing) return missing;
-  const list = h("ul", { class: "items", "aria-label": "Prompts" });
   const detail = h("div", { class: "detail" }, h("p", { class: "muted" }, "Choose a prompt."));
+  const list = itemList({
+    label: "Prompts",
+    load: () => api("prompts/list", { server: server.name }),
+    open: (prompt) => replace(detail, promptForm(server, prompt)),
+    content: (prompt) => h("span", { class: "name" }, prompt.name),
+  });
   append(panel, h("div", { class: "split" }, h("div", { class: "list" }, list), detail));
-  api("prompts/list", { server: server.name }).then((prompts) =>
-    replace(
-      list,
-      prompts.map((prompt) =>
-        h(
-          "li",
-          null,
-          h("button", {
-            type: "button",
-            class: "item",
-            onclick: () => replace(detail, promptForm(server, prompt)),
-            onkeydown: (event) => moveFocus(event, list, "button"),
-          }, h("span", { class: "name" }, prompt.name)),
-        )
-      ),
-    ), (error) => replace(list, h("li", { class: "problem" }, describeError(error))));
 }
 
 function promptForm(server, prompt) {
