@@ -2,10 +2,17 @@
 // with no library. It spawns the server given after it, initializes, lists the tools, prints their
 // names and descriptions, and ends the server (stdin closed, then SIGTERM) before exiting.
 //
-// Usage: deno run -A bench/_raw_tools_list.ts <command> [args...]
+// With --exit-time first, it instead closes the server's stdin and waits up to 5 s for the server
+// to exit by itself, and prints how long that took (`exit-after-eof-ms <n>`, or `never`) to stderr:
+// what a client honouring the spec's shutdown ladder waits before it may send SIGTERM.
+//
+// Usage: deno run -A bench/_raw_tools_list.ts [--exit-time] <command> [args...]
 
-const [command, ...args] = Deno.args;
-if (command === undefined) throw new Error("Usage: _raw_tools_list.ts <command> [args...]");
+const exitTime = Deno.args[0] === "--exit-time";
+const [command, ...args] = exitTime ? Deno.args.slice(1) : Deno.args;
+if (command === undefined) {
+  throw new Error("Usage: _raw_tools_list.ts [--exit-time] <command> [args...]");
+}
 const child = new Deno.Command(command, {
   args,
   stdin: "piped",
@@ -50,7 +57,19 @@ await send({ jsonrpc: "2.0", method: "notifications/initialized" });
 await send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
 const { tools } = (await answer(2)).result as { tools: { name: string; description?: string }[] };
 console.log(tools.map((tool) => `${tool.name}\t${tool.description ?? ""}`).join("\n"));
+const closed = performance.now();
 await writer.close();
-child.kill("SIGTERM");
+if (exitTime) {
+  let timer: number | undefined;
+  const exited = await Promise.race([
+    child.status.then(() => true),
+    new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), 5_000)),
+  ]);
+  clearTimeout(timer);
+  console.error(`exit-after-eof-ms ${exited ? Math.round(performance.now() - closed) : "never"}`);
+  if (!exited) child.kill("SIGTERM");
+} else {
+  child.kill("SIGTERM");
+}
 await child.status;
 await lines.cancel();

@@ -10,6 +10,7 @@
 import { parseArgs } from "node:util";
 import { NPM_SERVERS } from "../tests/_npm_servers.ts";
 import { formatTable, median } from "./_bench_util.ts";
+import { CLI_GRACE_MS } from "../src/cli/connect.ts";
 
 const ROOT = decodeURIComponent(new URL("..", import.meta.url).pathname);
 const USAGE = "Usage: deno task bench:cli [--runs N] [--json]";
@@ -22,6 +23,12 @@ interface Case {
   raw: string[];
   /** The most `ours` may take over `raw`, in milliseconds. */
   targetMs: number;
+}
+
+/** How long a server takes to exit once its stdin closes (see {@link exitAfterEof}). */
+interface ExitTime {
+  server: string;
+  exitMs: number | undefined;
 }
 
 interface Result {
@@ -62,17 +69,26 @@ async function installEverything(dir: string): Promise<string> {
   return `${dir}/node_modules/${name}/dist/index.js`;
 }
 
+const FAST = ["deno", "run", "-A", "--no-config", `${ROOT}testdata/servers/fast.ts`];
+const everythingServer = (path: string) => ["node", path, "stdio"];
+
 function cases(everything: string | undefined): Case[] {
-  const fast = ["deno", "run", "-A", "--no-config", `${ROOT}testdata/servers/fast.ts`];
-  const list = (server: string[]) => ({
-    ours: ["run", "-A", "cli.ts", "tools", "list", "--", ...server],
+  const fast = FAST;
+  const list = (server: string[], flags: string[] = []) => ({
+    ours: ["run", "-A", "cli.ts", "tools", "list", ...flags, "--", ...server],
     raw: ["run", "-A", "bench/_raw_tools_list.ts", ...server],
   });
   return [
     ...(everything === undefined ? [] : [{
       name: "tools list, server-everything (node, stdio)",
       limit: "raw script",
-      ...list(["node", everything, "stdio"]),
+      ...list(everythingServer(everything)),
+      targetMs: 150,
+    }, {
+      // Where the time goes: the same without the ladder's wait for the server to exit.
+      name: "tools list --grace 0, server-everything",
+      limit: "raw script",
+      ...list(everythingServer(everything), ["--grace", "0"]),
       targetMs: 150,
     }]),
     { name: "tools list, fast fixture (stdio)", limit: "raw script", ...list(fast), targetMs: 150 },
@@ -110,6 +126,32 @@ async function time(args: string[]): Promise<number> {
     );
   }
   return elapsed;
+}
+
+/**
+ * How long a server takes to exit by itself once its stdin closes (after initialize and
+ * tools/list), median of `runs`: what a client keeping the spec's shutdown ladder waits, up to
+ * its grace, before it may send SIGTERM. `undefined` when the server never exits within 5 s.
+ */
+async function exitAfterEof(server: string[], runs: number): Promise<number | undefined> {
+  const samples: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "bench/_raw_tools_list.ts", "--exit-time", ...server],
+      cwd: ROOT,
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(stderr);
+    const found = /exit-after-eof-ms (\d+|never)/.exec(text);
+    if (code !== 0 || !found) {
+      throw new Error(`Cannot time the exit of ${server.join(" ")}: ${text}`);
+    }
+    if (found[1] === "never") return undefined;
+    samples.push(Number(found[1]));
+  }
+  return median(samples);
 }
 
 async function measure(theCase: Case, runs: number): Promise<Result> {
@@ -161,6 +203,7 @@ if (import.meta.main) {
   }
   const dir = await Deno.makeTempDir({ prefix: "mcp-inspect-bench-" });
   const results: Result[] = [];
+  const exits: ExitTime[] = [];
   try {
     let everything: string | undefined;
     try {
@@ -169,11 +212,21 @@ if (import.meta.main) {
       console.error(`Skipping server-everything: ${(error as Error).message}`);
     }
     for (const theCase of cases(everything)) results.push(await measure(theCase, runs));
+    const servers: [string, string[]][] = [
+      ...(everything === undefined ? [] : [["server-everything", everythingServer(everything)]] as [
+        string,
+        string[],
+      ][]),
+      ["fast fixture", FAST],
+    ];
+    for (const [server, command] of servers) {
+      exits.push({ server, exitMs: await exitAfterEof(command, runs) });
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
   if (values.json) {
-    console.log(JSON.stringify({ runs, deno: Deno.version.deno, results }, null, 2));
+    console.log(JSON.stringify({ runs, deno: Deno.version.deno, results, exits }, null, 2));
   } else {
     const ms = (n: number): string => `${Math.round(n)} ms`;
     console.log(
@@ -191,5 +244,19 @@ if (import.meta.main) {
         r.ok ? "ok" : "ABOVE",
       ]),
     ]));
+    console.log(
+      `\nWhere the time goes: a one-shot command closes the server's stdin and waits up to --grace ` +
+        `(${CLI_GRACE_MS} ms) for it to exit before SIGTERM (the spec's shutdown ladder); the raw ` +
+        `script sends SIGTERM at once.`,
+    );
+    for (const { server, exitMs } of exits) {
+      console.log(
+        `  ${server} exits ${
+          exitMs === undefined ? "never (within 5 s)" : `${Math.round(exitMs)} ms`
+        } after its stdin closes: the ladder costs ${
+          Math.round(Math.min(exitMs ?? Infinity, CLI_GRACE_MS))
+        } ms`,
+      );
+    }
   }
 }
