@@ -6,7 +6,7 @@
 
 import type { Diagnostic } from "../errors.ts";
 import type { JsonRpcMessage } from "../jsonrpc.ts";
-import { encodeLine, JsonRpcLineDecodeStream } from "../transport/framing.ts";
+import { encodeLine, jsonRpcLines } from "../transport/framing.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../transport/stdio.ts";
 import type { Transport } from "../transport/transport.ts";
 
@@ -78,11 +78,10 @@ export class StdioServerTransport implements Transport {
   start(): Promise<void> {
     if (this.#readable) return Promise.resolve();
     const stdin = this.#options.stdin ?? Deno.stdin.readable;
-    this.#readable = stdin.pipeThrough(
-      new JsonRpcLineDecodeStream(
-        this.#options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
-        (diagnostic) => this.#options.onDiagnostic?.(diagnostic),
-      ),
+    this.#readable = jsonRpcLines(
+      stdin,
+      this.#options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+      (diagnostic) => this.#options.onDiagnostic?.(diagnostic),
     );
     const out = (this.#options.stdout ?? Deno.stdout.writable).getWriter();
     this.#writable = new WritableStream<JsonRpcMessage>({

@@ -7,7 +7,7 @@
 
 import { ConnectionClosedError, type Diagnostic, TransportError } from "../errors.ts";
 import type { JsonRpcMessage } from "../jsonrpc.ts";
-import { JsonRpcLineDecodeStream } from "./framing.ts";
+import { jsonRpcLines } from "./framing.ts";
 import {
   groupAlive,
   serverEnv,
@@ -192,9 +192,12 @@ export class StdioTransport implements Transport {
       options.onDiagnostic?.(diagnostic);
       this.onDiagnostic?.(diagnostic);
     };
-    this.#readable = child.stdout.pipeThrough(
-      new JsonRpcLineDecodeStream(maxBytes, onDiagnostic, () => this.#ended()),
-      { signal: this.#stop.signal },
+    this.#readable = jsonRpcLines(
+      child.stdout,
+      maxBytes,
+      onDiagnostic,
+      () => this.#ended(),
+      this.#stop.signal,
     );
     this.#writable = new WritableStream<JsonRpcMessage>({ write: (message) => this.send(message) });
     return Promise.resolve();

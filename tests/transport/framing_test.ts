@@ -1,31 +1,97 @@
 import assert from "node:assert/strict";
 import { type Diagnostic, type JsonRpcMessage, ProtocolError } from "../../mod.ts";
-import { JsonRpcDecodeStream, LineDecodeStream } from "../../src/transport/framing.ts";
+import { jsonRpcLines } from "../../src/transport/framing.ts";
 import { rejectsWith } from "../_helpers.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
-async function lines(chunks: Uint8Array[], max = 1024): Promise<string[]> {
-  return await Array.fromAsync(ReadableStream.from(chunks).pipeThrough(new LineDecodeStream(max)));
+/** A byte stream, as Deno gives for a process's stdout: read into the reader's own buffer. */
+function byteStream(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
+  let next = 0;
+  return new ReadableStream({
+    type: "bytes",
+    pull(controller) {
+      const chunk = chunks[next++];
+      if (chunk === undefined) {
+        controller.close();
+        controller.byobRequest?.respond(0);
+        return;
+      }
+      const view = controller.byobRequest?.view;
+      if (view) {
+        new Uint8Array(view.buffer, view.byteOffset, view.byteLength).set(chunk);
+        controller.byobRequest!.respond(chunk.byteLength);
+      } else {
+        controller.enqueue(chunk.slice());
+      }
+    },
+  });
 }
 
-Deno.test("LineDecodeStream splits lines across chunk boundaries and tolerates CRLF", async () => {
-  const result = await lines([bytes('{"a":'), bytes('1}\r\n{"b"'), bytes(':2}\n\n{"c":3}')]);
-  assert.deepStrictEqual(result, ['{"a":1}', '{"b":2}', '{"c":3}']);
+async function messages(
+  source: ReadableStream<Uint8Array>,
+  diagnostics: Diagnostic[] = [],
+  max = 1024,
+): Promise<JsonRpcMessage[]> {
+  return await Array.fromAsync(jsonRpcLines(source, max, (d) => diagnostics.push(d)));
+}
+
+const ONE = '{"jsonrpc":"2.0","id":1,"result":{"a":1}}';
+const TWO = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
+
+for (
+  const [kind, stream] of [["a byte stream", byteStream], [
+    "a plain stream",
+    ReadableStream.from,
+  ]] as const
+) {
+  Deno.test(`jsonRpcLines splits lines across chunks and tolerates CRLF, from ${kind}`, async () => {
+    const text = `${ONE}\r\n\n${TWO}\n${ONE}`;
+    const chunks = [bytes(text.slice(0, 10)), bytes(text.slice(10, 50)), bytes(text.slice(50))];
+    assert.deepStrictEqual(await messages(stream(chunks)), [
+      JSON.parse(ONE),
+      JSON.parse(TWO),
+      JSON.parse(ONE),
+    ]);
+  });
+
+  Deno.test(`jsonRpcLines keeps a character split across chunks, from ${kind}`, async () => {
+    const all = bytes('{"jsonrpc":"2.0","id":1,"result":{"text":"héllo wörld"}}\n');
+    const chunks = [all.slice(0, 45), all.slice(45, 49), all.slice(49)];
+    const [message] = await messages(stream(chunks));
+    assert.deepStrictEqual(message, { jsonrpc: "2.0", id: 1, result: { text: "héllo wörld" } });
+  });
+
+  Deno.test(`jsonRpcLines reads on past chunks that hold no message, from ${kind}`, async () => {
+    const diagnostics: Diagnostic[] = [];
+    const chunks = [
+      bytes("Starting server...\n"),
+      bytes('{"jsonrpc"'),
+      bytes(`:"2.0","id":1,"result":{}}\n`),
+    ];
+    assert.deepStrictEqual(await messages(stream(chunks), diagnostics), [
+      { jsonrpc: "2.0", id: 1, result: {} },
+    ]);
+    assert.deepStrictEqual(diagnostics.map((d) => d.kind), ["non-json-line"]);
+  });
+}
+
+Deno.test("jsonRpcLines reuses one buffer for a byte stream without losing earlier lines", async () => {
+  const many = Array.from(
+    { length: 50 },
+    (_, i) => bytes(`{"jsonrpc":"2.0","id":${i},"result":{}}\n`),
+  );
+  const got = await messages(byteStream(many));
+  assert.deepStrictEqual(got.map((m) => (m as { id: number }).id), [...many.keys()]);
 });
 
-Deno.test("LineDecodeStream keeps a multi-byte character split across chunks intact", async () => {
-  const all = bytes("héllo wörld\n");
-  const result = await lines([all.slice(0, 2), all.slice(2, 9), all.slice(9)]);
-  assert.deepStrictEqual(result, ["héllo wörld"]);
+Deno.test("jsonRpcLines replaces invalid UTF-8 instead of failing", async () => {
+  const diagnostics: Diagnostic[] = [];
+  await messages(byteStream([new Uint8Array([0x61, 0xff, 0xfe, 0x62, 0x0a])]), diagnostics);
+  assert.equal(diagnostics[0]!.data, "a\uFFFD\uFFFDb");
 });
 
-Deno.test("LineDecodeStream replaces invalid UTF-8 instead of failing", async () => {
-  const result = await lines([new Uint8Array([0x61, 0xff, 0xfe, 0x62, 0x0a])]);
-  assert.deepStrictEqual(result, ["a\uFFFD\uFFFDb"]);
-});
-
-Deno.test("LineDecodeStream errors as soon as a line passes the limit", async () => {
+Deno.test("jsonRpcLines errors as soon as a line passes the limit", async () => {
   let pulled = 0;
   const endless = new ReadableStream<Uint8Array>({
     pull(controller) {
@@ -33,28 +99,17 @@ Deno.test("LineDecodeStream errors as soon as a line passes the limit", async ()
       controller.enqueue(new Uint8Array(100).fill(0x78));
     },
   });
-  const error = await rejectsWith(
-    Array.fromAsync(endless.pipeThrough(new LineDecodeStream(1000))),
-    ProtocolError,
-  );
+  const error = await rejectsWith(messages(endless, [], 1000), ProtocolError);
   assert.match(error.message, /exceeds the 1000 bytes limit/);
   assert.ok(pulled <= 12, `read ${pulled} chunks past a 1000-byte limit`);
 });
 
-Deno.test("JsonRpcDecodeStream skips and reports lines that are not JSON-RPC", async () => {
+Deno.test("jsonRpcLines skips and reports lines that are not JSON-RPC", async () => {
   const diagnostics: Diagnostic[] = [];
-  const messages: JsonRpcMessage[] = await Array.fromAsync(
-    ReadableStream.from([
-      "Starting server...",
-      '{"jsonrpc":"2.0","id":1,"result":{}}',
-      '{"hello":1}',
-      "[1,2]",
-      '{"jsonrpc":"2.0","method":"notifications/initialized"}',
-    ]).pipeThrough(new JsonRpcDecodeStream((d) => diagnostics.push(d))),
-  );
-  assert.deepStrictEqual(messages, [
-    { jsonrpc: "2.0", id: 1, result: {} },
-    { jsonrpc: "2.0", method: "notifications/initialized" },
+  const text = ["Starting server...", ONE, '{"hello":1}', "[1,2]", TWO, ""].join("\n");
+  assert.deepStrictEqual(await messages(ReadableStream.from([bytes(text)]), diagnostics), [
+    JSON.parse(ONE),
+    JSON.parse(TWO),
   ]);
   assert.deepStrictEqual(diagnostics.map((d) => d.kind), [
     "non-json-line",
@@ -62,4 +117,35 @@ Deno.test("JsonRpcDecodeStream skips and reports lines that are not JSON-RPC", a
     "invalid-message",
   ]);
   assert.equal(diagnostics[0]!.data, "Starting server...");
+});
+
+Deno.test("jsonRpcLines runs onEnd at the end, and what it throws errors the stream", async () => {
+  let ended = 0;
+  const done = jsonRpcLines(ReadableStream.from([bytes(`${ONE}\n`)]), 1024, () => {}, () => {
+    ended++;
+  });
+  assert.equal((await Array.fromAsync(done)).length, 1);
+  assert.equal(ended, 1);
+  const failing = jsonRpcLines(ReadableStream.from([bytes(ONE)]), 1024, () => {}, () => {
+    throw new Error("the server went away");
+  });
+  const reader = failing.getReader();
+  assert.deepStrictEqual((await reader.read()).value, JSON.parse(ONE)); // the unterminated last line
+  await assert.rejects(reader.read(), /the server went away/);
+});
+
+Deno.test("jsonRpcLines: aborting the signal cancels the source and errors the stream", async () => {
+  let cancelled: unknown;
+  const source = new ReadableStream<Uint8Array>({
+    pull: () => new Promise(() => {}), // a server that says nothing
+    cancel(reason) {
+      cancelled = reason;
+    },
+  });
+  const stop = new AbortController();
+  const reader = jsonRpcLines(source, 1024, () => {}, undefined, stop.signal).getReader();
+  const read = reader.read();
+  stop.abort(new Error("Transport closed"));
+  await assert.rejects(read, /Transport closed/);
+  assert.match(String(cancelled), /Transport closed/);
 });
