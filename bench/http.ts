@@ -1,8 +1,10 @@
 // `deno task bench`, HTTP leg: tools/call over Streamable HTTP against one local server (JSON
 // answers, then SSE answers), this client beside the official SDK v2 client's
 // StreamableHTTPClientTransport and a bare fetch loop (no client at all: what fetch itself gets
-// from the server: the limit), in the same run. Targets: ≥ 0.9× the bare loop sequentially with
-// JSON answers, and ≥ 1.5× the SDK in every mode.
+// from the server: the limit), in the same run. This client runs once per revision, 2025-11-25
+// (as the SDK speaks) and 2026-07-28, each beside a bare loop sending what that revision asks of
+// every request. Targets: ≥ 0.9× the bare loop sequentially with JSON answers, and ≥ 1.5× the
+// SDK in every mode.
 
 import { Client as SdkV2Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client, StreamableHttpTransport } from "../mod.ts";
@@ -71,21 +73,32 @@ async function startServer(mode: "json" | "sse") {
   };
 }
 
-/** One POST per call with nothing around it: the body read as text and parsed, SSE or not. */
-function bareFetch(url: string): Promise<Runner> {
+/** The revisions compared: each contender speaks one, and is held to the bare loop of the same. */
+type Era = "2025-11-25" | "2026-07-28";
+
+/**
+ * One POST per call with nothing around it: the body read as text and parsed, SSE or not. It sends
+ * what the revision asks of every request and no more: in 2026-07-28, the `_meta` naming the
+ * revision, the client's capabilities and identity, and the Mcp-Method and Mcp-Name headers.
+ */
+function bareFetch(url: string, era: Era): Promise<Runner> {
   let id = 0;
-  const headers = {
+  const modern = era === "2026-07-28";
+  const headers: Record<string, string> = {
     accept: "application/json, text/event-stream",
     "content-type": "application/json",
-    "mcp-protocol-version": "2025-11-25",
+    "mcp-protocol-version": era,
+    ...(modern ? { "mcp-method": "tools/call", "mcp-name": "echo" } : {}),
+  };
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": era,
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
   };
   const call = async () => {
-    const body = JSON.stringify({
-      jsonrpc: "2.0",
-      id: ++id,
-      method: "tools/call",
-      params: { name: "echo", arguments: { text: "hi" } },
-    });
+    const params: Record<string, unknown> = { name: "echo", arguments: { text: "hi" } };
+    if (modern) params._meta = meta;
+    const body = JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params });
     const response = await fetch(url, { method: "POST", headers, body });
     const text = await response.text();
     return JSON.parse(text.startsWith("{") ? text : text.slice(text.indexOf("{")));
@@ -93,19 +106,37 @@ function bareFetch(url: string): Promise<Runner> {
   return Promise.resolve(callRunner(call, () => Promise.resolve()));
 }
 
-const CONTENDERS: { name: string; connect(url: string): Promise<Runner> }[] = [
-  { name: "bare fetch", connect: bareFetch },
+interface HttpContender {
+  name: string;
+  era: Era;
+  connect(url: string): Promise<Runner>;
+}
+
+/** This client, held to one revision. */
+async function ours(url: string, era: Era): Promise<Runner> {
+  const client = await Client.connect(new StreamableHttpTransport({ url }), {
+    clientInfo: CLIENT_INFO,
+    protocol: era === "2026-07-28" ? "modern" : era,
+  });
+  if (client.protocolVersion !== era) {
+    throw new Error(`mcp-inspect negotiated ${client.protocolVersion}, not ${era}`);
+  }
+  return callRunner(() => client.callTool("echo", { text: "hi" }), () => client.close());
+}
+
+const OURS = "mcp-inspect";
+const SDK = "sdk v2 2.4.0";
+
+const CONTENDERS: HttpContender[] = [
   {
-    name: "mcp-inspect",
-    async connect(url) {
-      const client = await Client.connect(new StreamableHttpTransport({ url }), {
-        clientInfo: CLIENT_INFO,
-      });
-      return callRunner(() => client.callTool("echo", { text: "hi" }), () => client.close());
-    },
+    name: "bare fetch",
+    era: "2025-11-25",
+    connect: (url) => bareFetch(url, "2025-11-25"),
   },
+  { name: OURS, era: "2025-11-25", connect: (url) => ours(url, "2025-11-25") },
   {
-    name: "sdk v2 2.4.0",
+    name: SDK,
+    era: "2025-11-25",
     async connect(url) {
       const client = new SdkV2Client(CLIENT_INFO);
       await client.connect(new StreamableHTTPClientTransport(new URL(url)));
@@ -115,6 +146,12 @@ const CONTENDERS: { name: string; connect(url: string): Promise<Runner> }[] = [
       );
     },
   },
+  {
+    name: "bare fetch",
+    era: "2026-07-28",
+    connect: (url) => bareFetch(url, "2026-07-28"),
+  },
+  { name: OURS, era: "2026-07-28", connect: (url) => ours(url, "2026-07-28") },
 ];
 
 async function measure(mode: "json" | "sse", options: Options) {
@@ -137,7 +174,7 @@ async function measure(mode: "json" | "sse", options: Options) {
           const perSecond = await rate(options.calls, (n) => runner[kind](n));
           samples[i]![kind].push(perSecond);
           console.error(
-            `${mode} round ${round} ${kind} ${CONTENDERS[i]!.name}: ${
+            `${mode} round ${round} ${kind} ${CONTENDERS[i]!.name} ${CONTENDERS[i]!.era}: ${
               Math.round(perSecond)
             } calls/s`,
           );
@@ -146,6 +183,7 @@ async function measure(mode: "json" | "sse", options: Options) {
     }
     return CONTENDERS.map((c, i) => ({
       name: c.name,
+      era: c.era,
       sequential: median(samples[i]!.sequential),
       concurrent: median(samples[i]!.concurrent),
     }));
@@ -155,15 +193,24 @@ async function measure(mode: "json" | "sse", options: Options) {
   }
 }
 
+interface Measured {
+  name: string;
+  era: Era;
+  sequential: number;
+  concurrent: number;
+}
+
 if (import.meta.main) {
   const options = parseOptions(Deno.args);
   const report: Record<string, unknown> = {
     calls: options.calls,
     rounds: options.rounds,
     target: TARGET,
+    limitTarget: LIMIT_TARGET,
   };
   const rows = [[
-    "mode",
+    "answers",
+    "revision",
     "contender",
     "sequential/s",
     "× limit",
@@ -172,12 +219,14 @@ if (import.meta.main) {
   ]];
   const verdicts: string[] = [];
   for (const mode of ["json", "sse"] as const) {
-    const results = await measure(mode, options);
+    const results: Measured[] = await measure(mode, options);
     report[mode] = results;
-    const limit = results[0]!;
+    const find = (name: string, era: Era) => results.find((r) => r.name === name && r.era === era)!;
     for (const r of results) {
+      const limit = find("bare fetch", r.era);
       rows.push([
-        mode,
+        mode === "json" ? "JSON" : "SSE",
+        r.era,
         r.name,
         Math.round(r.sequential).toLocaleString("en"),
         ratio(r.sequential, limit.sequential).toFixed(2),
@@ -185,27 +234,35 @@ if (import.meta.main) {
         ratio(r.concurrent, limit.concurrent).toFixed(2),
       ]);
     }
-    const [bare, ours, sdk] = results as [typeof results[0], typeof results[0], typeof results[0]];
-    const seq = ratio(ours.sequential, sdk.sequential);
-    const conc = ratio(ours.concurrent, sdk.concurrent);
-    const limitSeq = ratio(ours.sequential, bare.sequential);
-    const limitConc = ratio(ours.concurrent, bare.concurrent);
-    report[`${mode}VsLimit`] = { sequential: limitSeq, concurrent: limitConc };
-    report[`${mode}VsSdk`] = { sequential: seq, concurrent: conc };
-    const limitVerdict = mode === "json"
-      ? ` (${limitSeq >= LIMIT_TARGET ? "ok" : "below"} target ≥ ${LIMIT_TARGET})`
-      : "";
+    for (const era of ["2025-11-25", "2026-07-28"] as const) {
+      const mine = find(OURS, era);
+      const bare = find("bare fetch", era);
+      const seq = ratio(mine.sequential, bare.sequential);
+      const conc = ratio(mine.concurrent, bare.concurrent);
+      report[`${mode} ${era} vs limit`] = { sequential: seq, concurrent: conc };
+      const verdict = mode === "json"
+        ? ` (${seq >= LIMIT_TARGET ? "ok" : "below"} target ≥ ${LIMIT_TARGET})`
+        : "";
+      verdicts.push(
+        `${mode} ${era}: ${OURS} / bare fetch (the limit): sequential ${seq}×${verdict}, concurrent ${conc}×`,
+      );
+    }
+    const mine = find(OURS, "2025-11-25");
+    const sdk = find(SDK, "2025-11-25");
+    const seq = ratio(mine.sequential, sdk.sequential);
+    const conc = ratio(mine.concurrent, sdk.concurrent);
+    report[`${mode} vs sdk`] = { sequential: seq, concurrent: conc };
     verdicts.push(
-      `${mode}: mcp-inspect / bare fetch (the limit): sequential ${limitSeq}×${limitVerdict}, ` +
-        `concurrent ${limitConc}×; mcp-inspect / sdk v2: sequential ${seq}× (${
-          seq >= TARGET ? "ok" : "below"
-        } target ≥ ${TARGET}), concurrent ${conc}× (${conc >= TARGET ? "ok" : "below"})`,
+      `${mode} 2025-11-25: ${OURS} / ${SDK}: sequential ${seq}× (${
+        seq >= TARGET ? "ok" : "below"
+      } target ≥ ${TARGET}), concurrent ${conc}× (${conc >= TARGET ? "ok" : "below"})`,
     );
   }
   if (options.json) console.log(JSON.stringify(report, null, 2));
   else {
     console.log(
-      `\n${options.calls} calls of tools/call "echo" over Streamable HTTP, median of ${options.rounds} round(s)\n`,
+      `\n${options.calls} calls of tools/call "echo" over Streamable HTTP, median of ${options.rounds} round(s); ` +
+        `each contender beside the bare fetch loop of the revision it speaks\n`,
     );
     console.log(formatTable(rows));
     console.log(`\n${verdicts.join("\n")}`);
