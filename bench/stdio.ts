@@ -48,6 +48,7 @@ const TARGETS: Ratios = {
 
 const BARE = "bare loop";
 const OURS = "mcp-inspect";
+const SESSION_ONLY = "mcp-inspect request()";
 
 const CONTENDERS: readonly Contender[] = [
   { name: BARE, connect: (server) => bareLoop(server) },
@@ -58,6 +59,20 @@ const CONTENDERS: readonly Contender[] = [
         clientInfo: CLIENT_INFO,
       });
       return callRunner(() => client.callTool("echo", { text: "hi" }), () => client.close());
+    },
+  },
+  {
+    // Where this client's time goes: the same call through the session alone, without the
+    // tools/call layer (result shape check, output schema lookup, task detection).
+    name: SESSION_ONLY,
+    async connect(server): Promise<Runner> {
+      const client = await Client.connect(new StdioTransport(server), {
+        clientInfo: CLIENT_INFO,
+      });
+      return callRunner(
+        () => client.request("tools/call", { name: "echo", arguments: { text: "hi" } }),
+        () => client.close(),
+      );
     },
   },
   {
@@ -232,7 +247,10 @@ function summarize(server: string, results: readonly Result[]): ServerSummary {
     ) as Record<Mode, boolean>,
     results: results.map((r) => ({ ...r, vsBare: ratios(r, bare) })),
     oursVs: Object.fromEntries(
-      results.filter((r) => r !== bare && r !== ours).map((sdk) => [sdk.name, ratios(ours, sdk)]),
+      results.filter((r) => r !== bare && r !== ours && r.name !== SESSION_ONLY).map((sdk) => [
+        sdk.name,
+        ratios(ours, sdk),
+      ]),
     ),
   };
 }

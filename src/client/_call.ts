@@ -35,8 +35,9 @@ export async function invokeTool(
   ) {
     await learnTools(context, limits);
   }
-  // Ajv loads on the first validated call, not with the client (a resolved check after that).
-  if ((context.validateArguments || context.validateOutput) && !SchemaValidator.isReady) {
+  // Ajv (60–80 ms to load) loads on the first call with a schema to check, not with the client:
+  // a tool without an output schema never needs it for its results.
+  if (!SchemaValidator.isReady && tools.needsValidator(name, context)) {
     await SchemaValidator.ready();
   }
   if (context.validateArguments) tools.validateArguments(name, args);

@@ -67,6 +67,17 @@ export class ToolSchemas {
     this.#known = true;
   }
 
+  /** Whether a call of the tool has a schema to check, as the client is configured. */
+  needsValidator(
+    name: string,
+    checks: { validateArguments: boolean; validateOutput: boolean },
+  ): boolean {
+    const tool = this.#tools.get(name);
+    if (!tool) return false;
+    return (checks.validateArguments && isSchema(tool.inputSchema)) ||
+      (checks.validateOutput && isSchema(tool.outputSchema));
+  }
+
   validateArguments(name: string, args: Record<string, unknown>): void {
     const tool = this.#tools.get(name);
     if (!tool) return;
@@ -107,4 +118,8 @@ export class ToolSchemas {
       return [];
     }
   }
+}
+
+function isSchema(schema: unknown): boolean {
+  return typeof schema === "object" && schema !== null;
 }

@@ -107,6 +107,33 @@ Deno.test("callTool() validates structuredContent against the tool's outputSchem
   assert.deepStrictEqual(error.issues, ["/sum must be number"]);
 });
 
+Deno.test("the schema engine loads on the first call with a schema to check, not before", async () => {
+  // In a process of its own: the engine, once loaded, stays for the process.
+  const script = `
+    import { Client, SchemaValidator, StdioTransport } from "${new URL(
+    "../../mod.ts",
+    import.meta.url,
+  )}";
+    const client = await Client.connect(new StdioTransport(${
+    JSON.stringify(fakeServer("everything.ts"))
+  }));
+    await client.callTool("echo", { text: "hi" });
+    const afterEcho = SchemaValidator.isReady;
+    await client.callTool("add", { a: 1, b: 2 });
+    console.log(JSON.stringify([afterEcho, SchemaValidator.isReady]));
+    await client.close();
+  `;
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--quiet", script],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  assert.equal(code, 0, decoder.decode(stderr));
+  // echo has no output schema; add has one.
+  assert.deepStrictEqual(JSON.parse(decoder.decode(stdout)), [false, true]);
+});
+
 Deno.test("a tool result with isError is returned, a JSON-RPC error is thrown", async () => {
   await using fx = await connectFake("everything.ts");
   const failed = await fx.client.callTool("fail", {});
