@@ -31,7 +31,7 @@ function parseOptions(args: readonly string[]): Options {
       const value = Number(args[++i]);
       if (!Number.isInteger(value) || value < 1) {
         console.error(
-          `${arg} needs a positive whole number\nUsage: bench/http.ts [--calls N] [--rounds N] [--json]`,
+          `${arg} needs a positive whole number\nUsage: deno task bench:http [--calls N] [--rounds N] [--json]`,
         );
         Deno.exit(2);
       }
@@ -40,7 +40,7 @@ function parseOptions(args: readonly string[]): Options {
       console.error(
         `Unknown argument ${
           JSON.stringify(arg)
-        }\nUsage: bench/http.ts [--calls N] [--rounds N] [--json]`,
+        }\nUsage: deno task bench:http [--calls N] [--rounds N] [--json]`,
       );
       Deno.exit(2);
     }

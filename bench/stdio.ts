@@ -4,7 +4,7 @@
 // a Node server writing each answer on its own, as real servers do. Cold is a fresh connection's
 // first calls (a fresh server too, for every contender alike), steady is after a warm-up.
 //
-// Usage: deno task bench [--calls N] [--cold N] [--rounds N] [--warmup N] [--json]
+// Usage: deno task bench:stdio [--calls N] [--cold N] [--rounds N] [--warmup N] [--json]
 // Progress goes to stderr; the table (or JSON with --json) to stdout.
 
 import { Client as SdkV1Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -99,7 +99,8 @@ const CONTENDERS: readonly Contender[] = [
   },
 ];
 
-const USAGE = "Usage: deno task bench [--calls N] [--cold N] [--rounds N] [--warmup N] [--json]";
+const USAGE =
+  "Usage: deno task bench:stdio [--calls N] [--cold N] [--rounds N] [--warmup N] [--json]";
 
 interface Options {
   calls: number;

@@ -15,7 +15,7 @@ import { type SdkHttpServer, serveSdk } from "../../testdata/http/sdk_http.ts";
 import { type CheckedClient, connectChecked, fixture } from "../_helpers.ts";
 import { denoEnv } from "../_npm_servers.ts";
 
-const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
+const CONFIG = new URL("../deno.json", import.meta.url).pathname;
 export const SERVER_INFO: { name: string; version: string } = {
   name: "sdk-server",
   version: "2.4.0",
@@ -25,7 +25,7 @@ export const TOOLS: string[] = "add confirm count echo lookup mislabeled summari
   " ",
 );
 
-/** Runs an SDK server script with this Deno and the repository's import map and lockfile. */
+/** Runs an SDK server script with this Deno and the import map and lockfile of the tests. */
 export function sdkStdio(file: "sdk_modern.ts" | "sdk_dual.ts"): StdioTransportOptions {
   return {
     command: Deno.execPath(),
