@@ -113,6 +113,8 @@ export class StreamableHttpTransport implements Transport {
   readonly #onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined;
   readonly #abort = new AbortController();
   readonly #tasks = new Set<Promise<unknown>>();
+  /** The handshake message in flight, which what is sent meanwhile waits for. */
+  #handshake: Promise<void> | undefined;
   /** The channel, the resolved options and our sinks, as the private parts see them. */
   readonly #link: HttpLink;
   readonly #channel: HttpChannel;
@@ -196,6 +198,25 @@ export class StreamableHttpTransport implements Transport {
     this.#channel.protocolVersion = version;
   }
 
+  /**
+   * Sends one message: a POST, without the writable stream's turns per message. The handshake
+   * goes out in order (what is sent while it is in flight waits for it); after it, requests
+   * overlap.
+   *
+   * @example
+   * ```ts
+   * import { StreamableHttpTransport } from "@mcp-inspect/client";
+   * const transport = new StreamableHttpTransport({ url: "http://127.0.0.1:1/mcp" });
+   * await transport.start();
+   * await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" }).catch(() => {});
+   * await transport.close();
+   * ```
+   */
+  send(message: JsonRpcMessage): Promise<void> {
+    const handshake = this.#handshake;
+    return handshake ? handshake.then(() => this.#write(message)) : this.#write(message);
+  }
+
   async #write(message: JsonRpcMessage): Promise<void> {
     if (this.#closing) throw new ConnectionClosedError("Cannot send: the transport is closed");
     const method = "method" in message ? message.method : undefined;
@@ -211,7 +232,12 @@ export class StreamableHttpTransport implements Transport {
     }
     const sending = this.#track(this.#send(out));
     // The handshake goes out in order; everything after it may overlap.
-    if (method === "initialize" || method === "notifications/initialized") await sending;
+    if (method === "initialize" || method === "notifications/initialized") {
+      const settled = sending.then(() => {}, () => {});
+      this.#handshake = settled;
+      await sending;
+      if (this.#handshake === settled) this.#handshake = undefined;
+    }
   }
 
   async #send(message: JsonRpcMessage): Promise<void> {
