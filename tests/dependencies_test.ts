@@ -9,6 +9,8 @@ const ROOT = new URL("..", import.meta.url).pathname;
 
 interface Config {
   name: string;
+  fmt: { lineWidth: number };
+  lint: unknown;
   exports: Record<string, string>;
   imports: Record<string, string>;
   compilerOptions: unknown;
@@ -33,7 +35,7 @@ async function publishedSource(): Promise<string> {
     .join("\n");
 }
 
-Deno.test("tests/deno.json has every import of the root, pinned alike, and the same compiler options", async () => {
+Deno.test("tests/deno.json has every import of the root, pinned alike, and the same compiler, fmt and lint options", async () => {
   const root = await readJson<Config>("deno.json");
   const tests = await readJson<Config>("tests/deno.json");
   for (const [name, specifier] of Object.entries(root.imports)) {
@@ -52,6 +54,9 @@ Deno.test("tests/deno.json has every import of the root, pinned alike, and the s
     );
   }
   assert.deepEqual(tests.compilerOptions, root.compilerOptions);
+  // `deno fmt` and `deno lint` given a path under tests/ take this config, not the root's.
+  assert.equal(tests.fmt.lineWidth, root.fmt.lineWidth);
+  assert.deepEqual(tests.lint, root.lint);
 });
 
 Deno.test("every import of the root deno.json is used by the published code", async () => {
@@ -71,12 +76,8 @@ Deno.test("the root lockfile holds no package that only tests and benchmarks use
   const root = await readJson<Config>("deno.json");
   const tests = await readJson<Config>("tests/deno.json");
   const testOnly = Object.entries(tests.imports)
-    .filter(([name, specifier]) =>
-      !(name in root.imports) && specifier.startsWith("npm:")
-    )
-    .map(([, specifier]) =>
-      specifier.slice("npm:".length).replace(/@[^@/]*$/, "")
-    );
+    .filter(([name, specifier]) => !(name in root.imports) && specifier.startsWith("npm:"))
+    .map(([, specifier]) => specifier.slice("npm:".length).replace(/@[^@/]*$/, ""));
   assert.ok(
     testOnly.includes("puppeteer-core"),
     `test-only packages: ${testOnly.join(", ")}`,
@@ -91,9 +92,7 @@ Deno.test("the root lockfile holds no package that only tests and benchmarks use
     ...Object.keys(lock.npm ?? {}),
   ];
   const leaked = locked.filter((entry) =>
-    testOnly.some((name) =>
-      entry.startsWith(`npm:${name}@`) || entry.startsWith(`${name}@`)
-    )
+    testOnly.some((name) => entry.startsWith(`npm:${name}@`) || entry.startsWith(`${name}@`))
   );
   assert.deepEqual(
     leaked,
