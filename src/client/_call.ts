@@ -30,10 +30,18 @@ export async function invokeTool(
 ): Promise<CallToolResult> {
   const { tools } = context;
   const { task, onTaskStatus, ...limits } = options;
+  let learning: Promise<void> | undefined;
   if (
     (context.validateOutput || context.validateArguments || task !== undefined) && !tools.known
   ) {
-    await learnTools(context, limits);
+    learning = learnTools(context, limits);
+    if (needsToolsFirst(context, task)) {
+      await learning;
+      learning = undefined;
+    } else {
+      // Only the output check needs the schemas: the listing and the call go out together.
+      learning.catch(() => {}); // awaited after the answer; not unhandled if the call fails
+    }
   }
   // Ajv (60–80 ms to load) loads on the first call with a schema to check, not with the client:
   // a tool without an output schema never needs it for its results.
@@ -60,8 +68,24 @@ export async function invokeTool(
     });
   }
   const callResult = callToolResult(result);
+  if (learning) {
+    await learning;
+    if (!SchemaValidator.isReady && tools.needsValidator(name, context)) {
+      await SchemaValidator.ready();
+    }
+  }
   if (context.validateOutput) tools.validateOutput(name, callResult);
   return callResult;
+}
+
+/**
+ * Whether the tool list must be known before the call is sent: to check the arguments, to know
+ * whether a task is wanted (2025-11-25 task augmentation), and in the modern era, where a tool's
+ * `x-mcp-header` parameters become headers of its call.
+ */
+function needsToolsFirst(context: CallContext, task: CallToolOptions["task"]): boolean {
+  return context.validateArguments || task !== undefined || context.era !== "legacy" ||
+    context.hasCapability("tasks.requests.tools.call");
 }
 
 /** Lists tools once so that their schemas are known; a failure only skips validation. */

@@ -4,16 +4,20 @@ import {
   CapabilityError,
   Client,
   type ElicitationRequest,
+  type JsonRpcMessage,
   LEGACY_PROTOCOL_VERSIONS,
   type LogMessage,
   McpError,
   ProtocolError,
   StdioTransport,
+  TapTransport,
   ValidationError,
 } from "../../mod.ts";
 import { connectFake, fakeServer, rejectsWith } from "../_helpers.ts";
 
-function textOf(result: { content: { type: string; text?: string }[] }): string {
+function textOf(
+  result: { content: { type: string; text?: string }[] },
+): string {
   return result.content.map((c) => c.text ?? "").join("");
 }
 
@@ -43,7 +47,10 @@ Deno.test("connect() performs the handshake and exposes what the server said", a
   await using fx = await connectFake("everything.ts");
   const { client } = fx;
   assert.equal(client.protocolVersion, "2025-11-25");
-  assert.deepStrictEqual(client.serverInfo, { name: "fake-everything", version: "1.0.0" });
+  assert.deepStrictEqual(client.serverInfo, {
+    name: "fake-everything",
+    version: "1.0.0",
+  });
   assert.equal(client.instructions, "A fake server for tests.");
   assert.ok(client.serverCapabilities.tools);
   assert.equal(client.era, "legacy");
@@ -61,27 +68,47 @@ for (const revision of LEGACY_PROTOCOL_VERSIONS) {
     await using fx = await connectFake("everything.ts", [], {
       transport: { env: { FAKE_PROTOCOL_VERSION: revision } },
       roots: [{ uri: "file:///tmp", name: "tmp" }],
-      onSampling: () => ({ role: "assistant", content: { type: "text", text: "ok" }, model: "m" }),
+      onSampling: () => ({
+        role: "assistant",
+        content: { type: "text", text: "ok" },
+        model: "m",
+      }),
     });
     assert.equal(fx.client.protocolVersion, revision);
     assert.equal(fx.transport.revision, revision);
     assert.equal((await fx.client.listTools()).length, TOOL_NAMES.length);
-    assert.equal(textOf(await fx.client.callTool("echo", { text: "hi" })), "hi");
-    assert.match(textOf(await fx.client.callTool("roots", {})), /file:\/\/\/tmp/);
-    assert.match(textOf(await fx.client.callTool("sample", { prompt: "2+2" })), /"ok"/);
+    assert.equal(
+      textOf(await fx.client.callTool("echo", { text: "hi" })),
+      "hi",
+    );
+    assert.match(
+      textOf(await fx.client.callTool("roots", {})),
+      /file:\/\/\/tmp/,
+    );
+    assert.match(
+      textOf(await fx.client.callTool("sample", { prompt: "2+2" })),
+      /"ok"/,
+    );
     await fx.client.ping();
   });
 }
 
 Deno.test("an unsupported protocol revision fails connect() and stops the server", async () => {
-  const transport = new StdioTransport(fakeServer("misbehaving.ts", ["unsupported-version"]));
+  const transport = new StdioTransport(
+    fakeServer("misbehaving.ts", ["unsupported-version"]),
+  );
   const error = await rejectsWith(Client.connect(transport), ProtocolError);
-  assert.match(error.message, /"1999-01-01", which this client does not support/);
+  assert.match(
+    error.message,
+    /"1999-01-01", which this client does not support/,
+  );
   await rejectsWith(transport.start(), Error); // closed for good
 });
 
 Deno.test("an initialize error is surfaced as McpError", async () => {
-  const transport = new StdioTransport(fakeServer("misbehaving.ts", ["initialize-error"]));
+  const transport = new StdioTransport(
+    fakeServer("misbehaving.ts", ["initialize-error"]),
+  );
   const error = await rejectsWith(Client.connect(transport), McpError);
   assert.equal(error.code, -32603);
 });
@@ -94,8 +121,14 @@ Deno.test("listTools() walks every page; a cursor option returns one raw page", 
   assert.equal(first.items.length, 2);
   assert.equal(typeof first.nextCursor, "string");
   const second = await fx.client.listTools({ cursor: first.nextCursor });
-  assert.deepStrictEqual(second.items.map((t) => t.name), ["bad_structured", "slow"]);
-  const error = await rejectsWith(fx.client.listTools({ maxPages: 2 }), ProtocolError);
+  assert.deepStrictEqual(second.items.map((t) => t.name), [
+    "bad_structured",
+    "slow",
+  ]);
+  const error = await rejectsWith(
+    fx.client.listTools({ maxPages: 2 }),
+    ProtocolError,
+  );
   assert.match(error.message, /did not end after 2 pages/);
 });
 
@@ -103,8 +136,54 @@ Deno.test("callTool() validates structuredContent against the tool's outputSchem
   await using fx = await connectFake("everything.ts");
   const result = await fx.client.callTool("add", { a: 2, b: 3 });
   assert.deepStrictEqual(result.structuredContent, { sum: 5 });
-  const error = await rejectsWith(fx.client.callTool("bad_structured", {}), ValidationError);
+  const error = await rejectsWith(
+    fx.client.callTool("bad_structured", {}),
+    ValidationError,
+  );
   assert.deepStrictEqual(error.issues, ["/sum must be number"]);
+});
+
+Deno.test("the first call goes out with the tool listing its output check needs, not after it", async () => {
+  /** The wire of a first call of `bad_structured`, whose answer breaks its output schema. */
+  async function firstCall(
+    capabilities: Record<string, unknown>,
+  ): Promise<string[]> {
+    const wire: string[] = [];
+    const label = (message: JsonRpcMessage) =>
+      "method" in message ? `→ ${message.method}` : "← answer";
+    const server = fakeServer("everything.ts", [], {
+      env: { FAKE_CAPABILITIES: JSON.stringify(capabilities) },
+    });
+    const transport = new TapTransport(new StdioTransport(server), {
+      sent: (message) => wire.push(label(message)),
+      received: (message) => wire.push(label(message)),
+    });
+    await using client = await Client.connect(transport);
+    wire.length = 0;
+    const error = await rejectsWith(
+      client.callTool("bad_structured", {}),
+      ValidationError,
+    );
+    assert.deepStrictEqual(error.issues, ["/sum must be number"]);
+    return wire;
+  }
+  // Only the output check needs the schemas: both requests leave before either answer.
+  assert.deepStrictEqual((await firstCall({ tools: {} })).slice(0, 3), [
+    "→ tools/list",
+    "→ tools/call",
+    "← answer",
+  ]);
+  // A server that takes task-augmented calls: whether the tool requires a task decides the call,
+  // so it waits for the whole listing (this server gives it in pages).
+  const wire = await firstCall({
+    tools: {},
+    tasks: { requests: { tools: { call: {} } } },
+  });
+  const call = wire.indexOf("→ tools/call");
+  assert.ok(
+    call > wire.lastIndexOf("→ tools/list") && wire[call - 1] === "← answer",
+    String(wire),
+  );
 });
 
 Deno.test("the schema engine loads on the first call with a schema to check, not before", async () => {
@@ -140,18 +219,31 @@ Deno.test("a tool result with isError is returned, a JSON-RPC error is thrown", 
   assert.equal(failed.isError, true);
   assert.equal(textOf(failed), "boom");
   const error = await rejectsWith(fx.client.callTool("error", {}), McpError);
-  assert.deepStrictEqual([error.code, error.message, error.data], [-32001, "Tool exploded", {
-    detail: "x",
-  }]);
+  assert.deepStrictEqual([error.code, error.message, error.data], [
+    -32001,
+    "Tool exploded",
+    {
+      detail: "x",
+    },
+  ]);
 });
 
 Deno.test("validateArguments rejects bad arguments before anything is sent", async () => {
-  await using fx = await connectFake("everything.ts", [], { validateArguments: true });
-  const error = await rejectsWith(fx.client.callTool("add", { a: "two" }), ValidationError);
-  assert.ok(error.issues.includes("(root) must have required property 'b'"), error.message);
+  await using fx = await connectFake("everything.ts", [], {
+    validateArguments: true,
+  });
+  const error = await rejectsWith(
+    fx.client.callTool("add", { a: "two" }),
+    ValidationError,
+  );
+  assert.ok(
+    error.issues.includes("(root) must have required property 'b'"),
+    error.message,
+  );
   assert.ok(error.issues.includes("/a must be number"), error.message);
   assert.equal(
-    fx.transport.sent.filter((m) => "method" in m && m.method === "tools/call").length,
+    fx.transport.sent.filter((m) => "method" in m && m.method === "tools/call")
+      .length,
     0,
   );
 });
@@ -166,14 +258,24 @@ Deno.test("a method the server did not advertise fails without a round trip", as
     error.message,
     /server "fake-everything" does not advertise the "prompts" capability/,
   );
-  await rejectsWith(fx.client.subscribeResource("fake://docs/readme"), CapabilityError);
+  await rejectsWith(
+    fx.client.subscribeResource("fake://docs/readme"),
+    CapabilityError,
+  );
   await rejectsWith(fx.client.setLoggingLevel("info"), CapabilityError);
   await rejectsWith(
-    fx.client.complete({ type: "ref/prompt", name: "greet" }, { name: "style", value: "" }),
+    fx.client.complete({ type: "ref/prompt", name: "greet" }, {
+      name: "style",
+      value: "",
+    }),
     CapabilityError,
   );
   const methods = fx.transport.sent.flatMap((m) => "method" in m ? [m.method] : []);
-  assert.deepStrictEqual(methods, ["server/discover", "initialize", "notifications/initialized"]);
+  assert.deepStrictEqual(methods, [
+    "server/discover",
+    "initialize",
+    "notifications/initialized",
+  ]);
 });
 
 Deno.test("resources: list every page, templates, read text and blob, not found", async () => {
@@ -186,13 +288,21 @@ Deno.test("resources: list every page, templates, read text and blob, not found"
     "fake://images/logo",
   ]);
   const templates = await client.listResourceTemplates();
-  assert.deepStrictEqual(templates.map((t) => t.uriTemplate), ["fake://notes/{id}"]);
+  assert.deepStrictEqual(templates.map((t) => t.uriTemplate), [
+    "fake://notes/{id}",
+  ]);
   const readme = await client.readResource("fake://docs/readme");
   assert.equal(typeof readme.contents[0]?.text, "string");
   const logo = await client.readResource("fake://images/logo");
   assert.equal(typeof logo.contents[0]?.blob, "string");
-  assert.equal((await client.readResource("fake://notes/42")).contents[0]?.text, "note 42");
-  const error = await rejectsWith(client.readResource("fake://nowhere"), McpError);
+  assert.equal(
+    (await client.readResource("fake://notes/42")).contents[0]?.text,
+    "note 42",
+  );
+  const error = await rejectsWith(
+    client.readResource("fake://nowhere"),
+    McpError,
+  );
   assert.equal(error.code, -32002);
 });
 
@@ -201,12 +311,16 @@ Deno.test("subscribeResource() brings resourceUpdated events", async () => {
   const updated: string[] = [];
   fx.client.on("resourceUpdated", ({ uri }) => updated.push(uri));
   assert.equal(
-    textOf(await fx.client.callTool("update_resource", { uri: "fake://docs/guide" })),
+    textOf(
+      await fx.client.callTool("update_resource", { uri: "fake://docs/guide" }),
+    ),
     "not subscribed",
   );
   await fx.client.subscribeResource("fake://docs/guide");
   assert.equal(
-    textOf(await fx.client.callTool("update_resource", { uri: "fake://docs/guide" })),
+    textOf(
+      await fx.client.callTool("update_resource", { uri: "fake://docs/guide" }),
+    ),
     "updated",
   );
   await fx.client.unsubscribeResource("fake://docs/guide");
@@ -215,21 +329,40 @@ Deno.test("subscribeResource() brings resourceUpdated events", async () => {
 
 Deno.test("prompts: list, get with arguments, and a missing required argument", async () => {
   await using fx = await connectFake("everything.ts");
-  assert.deepStrictEqual((await fx.client.listPrompts()).map((p) => p.name), ["greet", "plain"]);
-  const prompt = await fx.client.getPrompt("greet", { name: "Ada", style: "formal" });
-  assert.equal(prompt.messages[0]?.content.text, "Hello Ada, in a formal style");
+  assert.deepStrictEqual((await fx.client.listPrompts()).map((p) => p.name), [
+    "greet",
+    "plain",
+  ]);
+  const prompt = await fx.client.getPrompt("greet", {
+    name: "Ada",
+    style: "formal",
+  });
+  assert.equal(
+    prompt.messages[0]?.content.text,
+    "Hello Ada, in a formal style",
+  );
   const error = await rejectsWith(fx.client.getPrompt("greet", {}), McpError);
   assert.equal(error.code, -32602);
 });
 
 Deno.test("complete() completes prompt arguments and template variables", async () => {
   await using fx = await connectFake("everything.ts");
-  const styles = await fx.client.complete({ type: "ref/prompt", name: "greet" }, {
-    name: "style",
-    value: "f",
-  });
-  assert.deepStrictEqual(styles.completion.values, ["formal", "friendly", "funny"]);
-  const ids = await fx.client.complete({ type: "ref/resource", uri: "fake://notes/{id}" }, {
+  const styles = await fx.client.complete(
+    { type: "ref/prompt", name: "greet" },
+    {
+      name: "style",
+      value: "f",
+    },
+  );
+  assert.deepStrictEqual(styles.completion.values, [
+    "formal",
+    "friendly",
+    "funny",
+  ]);
+  const ids = await fx.client.complete({
+    type: "ref/resource",
+    uri: "fake://notes/{id}",
+  }, {
     name: "id",
     value: "4",
   });
@@ -243,7 +376,9 @@ Deno.test("setLoggingLevel() filters log events by severity", async () => {
   await fx.client.setLoggingLevel("warning");
   await fx.client.callTool("log", { level: "info", data: "quiet" });
   await fx.client.callTool("log", { level: "error", data: { loud: true } });
-  assert.deepStrictEqual(logs.map((m) => [m.level, m.data]), [["error", { loud: true }]]);
+  assert.deepStrictEqual(logs.map((m) => [m.level, m.data]), [["error", {
+    loud: true,
+  }]]);
 });
 
 Deno.test("list_changed notifications become events and refresh the tool cache", async () => {
@@ -256,14 +391,21 @@ Deno.test("list_changed notifications become events and refresh the tool cache",
   assert.deepStrictEqual(events.sort(), ["prompts", "resources", "tools"]);
   // the next call re-learns the tool list before validating output
   await fx.client.callTool("add", { a: 1, b: 1 });
-  const lists = fx.transport.sent.filter((m) => "method" in m && m.method === "tools/list").length;
-  assert.ok(lists >= 2 * Math.ceil(TOOL_NAMES.length / 2), `tools/list sent ${lists} times`);
+  const lists = fx.transport.sent.filter((m) => "method" in m && m.method === "tools/list")
+    .length;
+  assert.ok(
+    lists >= 2 * Math.ceil(TOOL_NAMES.length / 2),
+    `tools/list sent ${lists} times`,
+  );
 });
 
 Deno.test("concurrent first calls on a fresh client list the tools once between them", async () => {
   await using fx = await connectFake("everything.ts");
-  await Promise.all(Array.from({ length: 5 }, () => fx.client.callTool("echo", { text: "hi" })));
-  const lists = fx.transport.sent.filter((m) => "method" in m && m.method === "tools/list").length;
+  await Promise.all(
+    Array.from({ length: 5 }, () => fx.client.callTool("echo", { text: "hi" })),
+  );
+  const lists = fx.transport.sent.filter((m) => "method" in m && m.method === "tools/list")
+    .length;
   // everything.ts serves two tools a page: one full listing is this many pages.
   assert.equal(lists, Math.ceil(TOOL_NAMES.length / 2));
 });
@@ -278,7 +420,11 @@ Deno.test("capabilities are advertised only for the handlers given", async () =>
 
   await using full = await connectFake("everything.ts", [], {
     roots: [],
-    onSampling: () => ({ role: "assistant", content: { type: "text", text: "" }, model: "m" }),
+    onSampling: () => ({
+      role: "assistant",
+      content: { type: "text", text: "" },
+      model: "m",
+    }),
     onElicitation: () => ({ action: "decline" }),
     elicitationModes: ["form", "url"],
   });
@@ -294,11 +440,16 @@ Deno.test("sampling requests reach the handler and its answer reaches the server
   await using fx = await connectFake("everything.ts", [], {
     onSampling: (request) => ({
       role: "assistant",
-      content: { type: "text", text: `echo ${JSON.stringify(request.messages[0]?.content)}` },
+      content: {
+        type: "text",
+        text: `echo ${JSON.stringify(request.messages[0]?.content)}`,
+      },
       model: "test-model",
     }),
   });
-  const result = JSON.parse(textOf(await fx.client.callTool("sample", { prompt: "2+2" })));
+  const result = JSON.parse(
+    textOf(await fx.client.callTool("sample", { prompt: "2+2" })),
+  );
   assert.equal(result.model, "test-model");
   assert.match(result.content.text, /2\+2/);
 });
@@ -334,9 +485,12 @@ Deno.test("URL-mode elicitation reaches the handler only when the mode is enable
     },
     elicitationModes: ["form", "url"],
   });
-  assert.deepStrictEqual(JSON.parse(textOf(await both.client.callTool("elicit_url", {}))), {
-    action: "accept",
-  });
+  assert.deepStrictEqual(
+    JSON.parse(textOf(await both.client.callTool("elicit_url", {}))),
+    {
+      action: "accept",
+    },
+  );
   assert.deepStrictEqual(urls, ["https://example.com/login"]);
 });
 
@@ -346,15 +500,24 @@ Deno.test("roots are listed on request, and setRoots() notifies the server", asy
     roots: [{ uri: "file:///one", name: "one" }],
     transport: { stderr: (line) => stderr.push(line) },
   });
-  assert.deepStrictEqual(JSON.parse(textOf(await fx.client.callTool("roots", {}))).roots, [{
-    uri: "file:///one",
-    name: "one",
-  }]);
+  assert.deepStrictEqual(
+    JSON.parse(textOf(await fx.client.callTool("roots", {}))).roots,
+    [{
+      uri: "file:///one",
+      name: "one",
+    }],
+  );
   await fx.client.setRoots([{ uri: "file:///two" }]);
-  assert.deepStrictEqual(JSON.parse(textOf(await fx.client.callTool("roots", {}))).roots, [{
-    uri: "file:///two",
-  }]);
-  assert.ok(stderr.some((line) => line.includes("roots changed")), stderr.join("\n"));
+  assert.deepStrictEqual(
+    JSON.parse(textOf(await fx.client.callTool("roots", {}))).roots,
+    [{
+      uri: "file:///two",
+    }],
+  );
+  assert.ok(
+    stderr.some((line) => line.includes("roots changed")),
+    stderr.join("\n"),
+  );
 });
 
 Deno.test("the client answers the server's ping", async () => {
@@ -383,5 +546,8 @@ Deno.test("aborting a call cancels it on the server", async () => {
   await rejectsWith(call, CancelledError);
   await fx.client.ping(); // the cancellation was written before this round trip
   await fx.client.callTool("echo", { text: "sync" });
-  assert.ok(stderr.some((line) => /^cancelled \d+/.test(line)), stderr.join("\n"));
+  assert.ok(
+    stderr.some((line) => /^cancelled \d+/.test(line)),
+    stderr.join("\n"),
+  );
 });
