@@ -51,6 +51,16 @@ export function ratio(a: number, b: number): number {
   return Math.round((a / b) * 100) / 100;
 }
 
+/**
+ * `a` over `b` round by round, the median of those ratios, rounded to two places. Each round runs
+ * both sides back to back, so a slow stretch of the machine slows both and cancels out, which a
+ * ratio of the two medians does not do.
+ */
+export function pairedRatio(a: readonly number[], b: readonly number[]): number {
+  if (a.length !== b.length || a.length === 0) throw new Error("pairedRatio needs rounds of both");
+  return ratio(median(a.map((value, i) => value / b[i]!)), 1);
+}
+
 /** Aligns rows of cells: the first column left, the others right. */
 export function formatTable(rows: readonly string[][]): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((row) => row[c]!.length)));

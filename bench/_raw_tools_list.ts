@@ -60,7 +60,7 @@ console.log(tools.map((tool) => `${tool.name}\t${tool.description ?? ""}`).join(
 const closed = performance.now();
 await writer.close();
 if (exitTime) {
-  let timer: number | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const exited = await Promise.race([
     child.status.then(() => true),
     new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), 5_000)),

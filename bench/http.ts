@@ -8,7 +8,7 @@
 
 import { Client as SdkV2Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client, StreamableHttpTransport } from "../mod.ts";
-import { callRunner, formatTable, median, rate, ratio, type Runner } from "./_bench_util.ts";
+import { callRunner, formatTable, median, pairedRatio, rate, type Runner } from "./_bench_util.ts";
 
 const SERVER = new URL("../testdata/http/fast_http.ts", import.meta.url).pathname;
 const CLIENT_INFO = { name: "bench", version: "1.0.0" };
@@ -186,6 +186,7 @@ async function measure(mode: "json" | "sse", options: Options) {
       era: c.era,
       sequential: median(samples[i]!.sequential),
       concurrent: median(samples[i]!.concurrent),
+      samples: samples[i]!,
     }));
   } finally {
     for (const runner of runners) await runner.close();
@@ -198,6 +199,13 @@ interface Measured {
   era: Era;
   sequential: number;
   concurrent: number;
+  /** Every round's calls per second, in the order the rounds ran. */
+  samples: { sequential: number[]; concurrent: number[] };
+}
+
+/** `a` over `b`, as the median of their round-by-round ratios. */
+function versus(a: Measured, b: Measured, kind: "sequential" | "concurrent"): number {
+  return pairedRatio(a.samples[kind], b.samples[kind]);
 }
 
 if (import.meta.main) {
@@ -229,16 +237,16 @@ if (import.meta.main) {
         r.era,
         r.name,
         Math.round(r.sequential).toLocaleString("en"),
-        ratio(r.sequential, limit.sequential).toFixed(2),
+        versus(r, limit, "sequential").toFixed(2),
         Math.round(r.concurrent).toLocaleString("en"),
-        ratio(r.concurrent, limit.concurrent).toFixed(2),
+        versus(r, limit, "concurrent").toFixed(2),
       ]);
     }
     for (const era of ["2025-11-25", "2026-07-28"] as const) {
       const mine = find(OURS, era);
       const bare = find("bare fetch", era);
-      const seq = ratio(mine.sequential, bare.sequential);
-      const conc = ratio(mine.concurrent, bare.concurrent);
+      const seq = versus(mine, bare, "sequential");
+      const conc = versus(mine, bare, "concurrent");
       report[`${mode} ${era} vs limit`] = { sequential: seq, concurrent: conc };
       const verdict = mode === "json"
         ? ` (${seq >= LIMIT_TARGET ? "ok" : "below"} target ≥ ${LIMIT_TARGET})`
@@ -249,8 +257,8 @@ if (import.meta.main) {
     }
     const mine = find(OURS, "2025-11-25");
     const sdk = find(SDK, "2025-11-25");
-    const seq = ratio(mine.sequential, sdk.sequential);
-    const conc = ratio(mine.concurrent, sdk.concurrent);
+    const seq = versus(mine, sdk, "sequential");
+    const conc = versus(mine, sdk, "concurrent");
     report[`${mode} vs sdk`] = { sequential: seq, concurrent: conc };
     verdicts.push(
       `${mode} 2025-11-25: ${OURS} / ${SDK}: sequential ${seq}× (${
@@ -262,7 +270,7 @@ if (import.meta.main) {
   else {
     console.log(
       `\n${options.calls} calls of tools/call "echo" over Streamable HTTP, median of ${options.rounds} round(s); ` +
-        `each contender beside the bare fetch loop of the revision it speaks\n`,
+        `each contender beside the bare fetch loop of the revision it speaks; × limit is the median of round-by-round ratios\n`,
     );
     console.log(formatTable(rows));
     console.log(`\n${verdicts.join("\n")}`);

@@ -18,8 +18,8 @@ import {
   type Contender,
   formatTable,
   median,
+  pairedRatio,
   rate,
-  ratio,
   type Runner,
   type ServerCommand,
   serverCommand,
@@ -232,8 +232,11 @@ async function measure(server: ServerCommand, options: Options): Promise<Result[
   }));
 }
 
-function ratios(a: Ratios, b: Ratios): Ratios {
-  return Object.fromEntries(MODES.map((mode) => [mode, ratio(a[mode], b[mode])])) as Ratios;
+/** `a` over `b` in each mode, as the median of their round-by-round ratios. */
+function ratios(a: Result, b: Result): Ratios {
+  return Object.fromEntries(
+    MODES.map((mode) => [mode, pairedRatio(a.samples[mode], b.samples[mode])]),
+  ) as Ratios;
 }
 
 /** Everything worth keeping of one server's run: medians, samples and ratios. */
@@ -272,7 +275,7 @@ function printTable(summary: Summary): void {
   console.log(
     `tools/call "echo" over stdio: the first ${summary.cold} calls of a fresh connection (cold) ` +
       `and ${summary.calls} calls after a warm-up (steady), median of ${summary.rounds} ` +
-      `round(s), Deno ${summary.deno}, ${summary.os}`,
+      `round(s), Deno ${summary.deno}, ${summary.os}; × bare is the median of round-by-round ratios`,
   );
   for (const server of summary.servers) {
     const rows = [["contender", ...SHOWN.flatMap((mode) => [LABELS[mode], "spread", "× bare"])]];
