@@ -100,3 +100,13 @@ Deno.test("the root lockfile holds no package that only tests and benchmarks use
     "regenerate deno.lock: deno cache mod.ts cli.ts src/**/*.ts",
   );
 });
+
+Deno.test("the tests' lockfile pins every package version the root lockfile pins", async () => {
+  // Tests run the CLI with the root config and --cached-only: what it needs must be what the test
+  // run itself cached, version for version.
+  type Lock = { npm?: Record<string, unknown> };
+  const root = await readJson<Lock>("deno.lock");
+  const tests = await readJson<Lock>("tests/deno.lock");
+  const missing = Object.keys(root.npm ?? {}).filter((entry) => !(entry in (tests.npm ?? {})));
+  assert.deepEqual(missing, [], "run deno task test to bring tests/deno.lock up to date");
+});
