@@ -249,3 +249,12 @@ export function fakeTime(): Clock & Disposable {
   });
   return Object.assign(clock, { [Symbol.dispose]: () => clock.uninstall() });
 }
+
+/** Every TypeScript source file under `dir` (a path ending in `/`), declaration files left out. */
+export async function* sourceFiles(dir: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(dir)) {
+    const path = `${dir}${entry.name}`;
+    if (entry.isDirectory) yield* sourceFiles(`${path}/`);
+    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) yield path;
+  }
+}

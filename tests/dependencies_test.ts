@@ -4,6 +4,7 @@
 // browser driver, the fake clock). These checks keep the two in step.
 
 import assert from "node:assert/strict";
+import { sourceFiles } from "./_helpers.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 
@@ -22,17 +23,9 @@ async function readJson<T>(path: string): Promise<T> {
 
 /** The source of the published code: the entry points and everything under src/. */
 async function publishedSource(): Promise<string> {
-  const files = ["mod.ts", "cli.ts"];
-  const walk = async (dir: string) => {
-    for await (const entry of Deno.readDir(`${ROOT}${dir}`)) {
-      const path = `${dir}/${entry.name}`;
-      if (entry.isDirectory) await walk(path);
-      else if (/\.(ts|js)$/.test(entry.name)) files.push(path);
-    }
-  };
-  await walk("src");
-  return (await Promise.all(files.map((f) => Deno.readTextFile(`${ROOT}${f}`))))
-    .join("\n");
+  const files = [`${ROOT}mod.ts`, `${ROOT}cli.ts`];
+  for await (const file of sourceFiles(`${ROOT}src/`)) files.push(file);
+  return (await Promise.all(files.map((file) => Deno.readTextFile(file)))).join("\n");
 }
 
 Deno.test("tests/deno.json has every import of the root, pinned alike, and the same compiler, fmt and lint options", async () => {

@@ -2,23 +2,16 @@
 // import cycle exists (type-only imports do not count: they are erased).
 
 import assert from "node:assert/strict";
+import { sourceFiles } from "./_helpers.ts";
 
 const SRC = new URL("../src/", import.meta.url).pathname;
-
-async function* sources(dir: string): AsyncGenerator<string> {
-  for await (const entry of Deno.readDir(dir)) {
-    const path = `${dir}${entry.name}`;
-    if (entry.isDirectory) yield* sources(`${path}/`);
-    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) yield path;
-  }
-}
 
 const IMPORT = /^(?:import|export)\s+(type\s+)?([^;]*?)\s+from\s+"(\.[^"]+)"/gms;
 
 /** The files each source file imports at run time (type-only imports left out). */
 async function runtimeImports(): Promise<Map<string, string[]>> {
   const graph = new Map<string, string[]>();
-  for await (const file of sources(SRC)) {
+  for await (const file of sourceFiles(SRC)) {
     const text = await Deno.readTextFile(file);
     const deps: string[] = [];
     for (const [, typeOnly, clause, specifier] of text.matchAll(IMPORT)) {
