@@ -23,29 +23,34 @@ export function typedArguments(
     string,
     unknown
   >;
-  const entries = new Map<string, unknown>();
-  for (const pair of pairs) {
-    const eq = pair.indexOf("=");
-    if (eq <= 0) throw new UsageError(`Invalid argument "${pair}": expected key=value`);
-    const key = pair.slice(0, eq);
-    if (entries.has(key)) throw new UsageError(`Argument "${key}" is given twice`);
+  return keyValues(pairs, (key, text) => {
     const property = Object.hasOwn(properties, key) ? properties[key] : undefined;
-    entries.set(key, typedValue(key, pair.slice(eq + 1), schemaTypes(property, schema)));
-  }
-  // fromEntries defines own properties: `__proto__=…` stays an argument, not the prototype.
-  return Object.fromEntries(entries);
+    return typedValue(key, text, schemaTypes(property, schema));
+  });
 }
 
 /** Prompt arguments are strings (spec: GetPromptRequest): `key=value` pairs as given. */
 export function promptArguments(pairs: readonly string[]): Record<string, string> {
-  const entries = new Map<string, string>();
+  return keyValues(pairs, (_key, text) => text);
+}
+
+/**
+ * `key=value` pairs as an object, each value made from its text by `value`. A pair without a key,
+ * or a key given twice, is a usage error.
+ */
+function keyValues<T>(
+  pairs: readonly string[],
+  value: (key: string, text: string) => T,
+): Record<string, T> {
+  const entries = new Map<string, T>();
   for (const pair of pairs) {
     const eq = pair.indexOf("=");
     if (eq <= 0) throw new UsageError(`Invalid argument "${pair}": expected key=value`);
     const key = pair.slice(0, eq);
     if (entries.has(key)) throw new UsageError(`Argument "${key}" is given twice`);
-    entries.set(key, pair.slice(eq + 1));
+    entries.set(key, value(key, pair.slice(eq + 1)));
   }
+  // fromEntries defines own properties: `__proto__=…` stays an argument, not the prototype.
   return Object.fromEntries(entries);
 }
 
