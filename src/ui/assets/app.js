@@ -1399,14 +1399,31 @@ function samplingDialog(params, answer) {
     h("p", { class: "muted" }, `max tokens: ${params.maxTokens ?? "?"}`),
     h("div", { class: "field" }, h("label", { class: "field-label" }, "Reply"), reply),
     h("div", { class: "field" }, h("label", { class: "field-label" }, "Model"), model),
-    h(
-      "div",
-      { class: "actions" },
-      h("button", { type: "submit", class: "primary" }, "Send reply"),
-      h("button", {
-        type: "button",
-        onclick: () => answer({ error: "The user declined the sampling request" }),
-      }, "Decline"),
+    dialogActions(answer, submitButton("Send reply"), [
+      ["Decline", { error: "The user declined the sampling request" }],
+    ]),
+  );
+}
+
+/** The ways to refuse an elicitation, as the spec names them. */
+const ELICITATION_REFUSALS = [
+  ["Decline", { result: { action: "decline" } }],
+  ["Cancel", { result: { action: "cancel" } }],
+];
+
+/** A dialog's primary button. */
+function submitButton(label) {
+  return h("button", { type: "submit", class: "primary" }, label);
+}
+
+/** A dialog's buttons: its primary one, then one per `[label, reply]` that answers with `reply`. */
+function dialogActions(answer, primary, replies) {
+  return h(
+    "div",
+    { class: "actions" },
+    primary,
+    replies.map(([label, reply]) =>
+      h("button", { type: "button", onclick: () => answer(reply) }, label)
     ),
   );
 }
@@ -1419,24 +1436,14 @@ function elicitationDialog(params, answer) {
       null,
       h("p", null, params.message ?? ""),
       h("p", null, safeLink(params.url ?? "", params.url ?? "(no URL)")),
-      h(
-        "div",
-        { class: "actions" },
+      dialogActions(
+        answer,
         h("button", {
           type: "button",
           class: "primary",
           onclick: () => answer({ result: { action: "accept" } }),
         }, "Done"),
-        h(
-          "button",
-          { type: "button", onclick: () => answer({ result: { action: "decline" } }) },
-          "Decline",
-        ),
-        h(
-          "button",
-          { type: "button", onclick: () => answer({ result: { action: "cancel" } }) },
-          "Cancel",
-        ),
+        ELICITATION_REFUSALS,
       ),
     );
   }
@@ -1458,21 +1465,7 @@ function elicitationDialog(params, answer) {
     h("p", { class: "message-text" }, params.message ?? ""),
     form.element,
     error,
-    h(
-      "div",
-      { class: "actions" },
-      h("button", { type: "submit", class: "primary" }, "Accept"),
-      h(
-        "button",
-        { type: "button", onclick: () => answer({ result: { action: "decline" } }) },
-        "Decline",
-      ),
-      h(
-        "button",
-        { type: "button", onclick: () => answer({ result: { action: "cancel" } }) },
-        "Cancel",
-      ),
-    ),
+    dialogActions(answer, submitButton("Accept"), ELICITATION_REFUSALS),
   );
 }
 
@@ -1502,15 +1495,9 @@ function rootsDialog(_params, answer) {
       "The server asks which folders it may work in. One URI per line; none is an answer too.",
     ),
     text,
-    h(
-      "div",
-      { class: "actions" },
-      h("button", { type: "submit", class: "primary" }, "Send roots"),
-      h("button", {
-        type: "button",
-        onclick: () => answer({ error: "The user declined the roots request" }),
-      }, "Decline"),
-    ),
+    dialogActions(answer, submitButton("Send roots"), [
+      ["Decline", { error: "The user declined the roots request" }],
+    ]),
   );
 }
 
