@@ -43,12 +43,10 @@ export async function invokeTool(
       learning.catch(() => {}); // awaited after the answer; not unhandled if the call fails
     }
   }
-  // Ajv (60–80 ms to load) loads on the first call with a schema to check, not with the client:
-  // a tool without an output schema never needs it for its results.
-  if (!SchemaValidator.isReady && tools.needsValidator(name, context)) {
-    await SchemaValidator.ready();
+  if (context.validateArguments) {
+    if (tools.needsEngine(name, "inputSchema")) await SchemaValidator.ready();
+    tools.validateArguments(name, args);
   }
-  if (context.validateArguments) tools.validateArguments(name, args);
   const params: JsonObject = { name, arguments: args };
   const execution = tools.get(name)?.execution as { taskSupport?: string } | undefined;
   // The capability walk last: it splits a path, and almost no call asks for a task.
@@ -68,13 +66,11 @@ export async function invokeTool(
     });
   }
   const callResult = callToolResult(result);
-  if (learning) {
-    await learning;
-    if (!SchemaValidator.isReady && tools.needsValidator(name, context)) {
-      await SchemaValidator.ready();
-    }
+  if (learning) await learning;
+  if (context.validateOutput) {
+    if (tools.needsEngine(name, "outputSchema")) await SchemaValidator.ready();
+    tools.validateOutput(name, callResult);
   }
-  if (context.validateOutput) tools.validateOutput(name, callResult);
   return callResult;
 }
 

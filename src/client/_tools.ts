@@ -67,15 +67,12 @@ export class ToolSchemas {
     this.#known = true;
   }
 
-  /** Whether a call of the tool has a schema to check, as the client is configured. */
-  needsValidator(
-    name: string,
-    checks: { validateArguments: boolean; validateOutput: boolean },
-  ): boolean {
-    const tool = this.#tools.get(name);
-    if (!tool) return false;
-    return (checks.validateArguments && isSchema(tool.inputSchema)) ||
-      (checks.validateOutput && isSchema(tool.outputSchema));
+  /**
+   * Whether checking the tool's input or output schema first needs the engine loaded: Ajv takes
+   * 60–80 ms to load, so it loads for the first schema to check, not with the client.
+   */
+  needsEngine(name: string, which: "inputSchema" | "outputSchema"): boolean {
+    return !SchemaValidator.isReady && isSchema(this.#tools.get(name)?.[which]);
   }
 
   validateArguments(name: string, args: Record<string, unknown>): void {
