@@ -12,9 +12,11 @@ export function preview(text: string): string {
 }
 
 /**
- * Splits bytes into lines on `\n` and decodes each as UTF-8, replacing invalid sequences rather
+ * Splits bytes into lines on `\n` and decodes them as UTF-8, replacing invalid sequences rather
  * than failing, so one bad byte cannot stall the connection. A line longer than `maxLineBytes`
- * throws as soon as the limit is passed: nothing beyond the limit is buffered.
+ * throws as soon as the limit is passed: nothing beyond the limit is buffered. The lines of a
+ * chunk are decoded together, in one call: `\n` is never part of a multi-byte sequence, so this
+ * decodes exactly as line by line would, and one decoder call per line cost ~0.5 µs a message.
  */
 class LineSplitter {
   readonly #maxLineBytes: number;
@@ -29,42 +31,65 @@ class LineSplitter {
   }
 
   push(chunk: Uint8Array): void {
-    let start = 0;
-    let index = chunk.indexOf(NEWLINE, start);
-    while (index !== -1) {
-      if (this.#partBytes + index - start > this.#maxLineBytes) throw this.#tooLong();
-      this.#emit(chunk.subarray(start, index));
-      start = index + 1;
-      index = chunk.indexOf(NEWLINE, start);
+    const last = chunk.lastIndexOf(NEWLINE);
+    if (last === -1) {
+      this.#keep(chunk);
+      return;
     }
-    if (start < chunk.byteLength) {
-      this.#partBytes += chunk.byteLength - start;
-      if (this.#partBytes > this.#maxLineBytes) throw this.#tooLong();
-      // Copy: the source may reuse its buffer for the next read.
-      this.#parts.push(chunk.slice(start));
-    }
+    // Every line ends at or before `last`: only a span longer than the limit can hold one too long.
+    if (this.#partBytes + last > this.#maxLineBytes) this.#checkLengths(chunk, last);
+    this.#emitLines(this.#decoder.decode(this.#joined(chunk.subarray(0, last))));
+    if (last + 1 < chunk.byteLength) this.#keep(chunk.subarray(last + 1));
   }
 
   end(): void {
-    if (this.#partBytes > 0) this.#emit(new Uint8Array(0));
+    if (this.#partBytes > 0) this.#emitLines(this.#decoder.decode(this.#joined(new Uint8Array(0))));
   }
 
-  #emit(last: Uint8Array): void {
-    let bytes = last;
-    if (this.#parts.length > 0) {
-      this.#parts.push(last);
-      bytes = new Uint8Array(this.#partBytes + last.byteLength);
-      let offset = 0;
-      for (const part of this.#parts) {
-        bytes.set(part, offset);
-        offset += part.byteLength;
-      }
-      this.#parts = [];
-      this.#partBytes = 0;
+  /** Keeps the start of a line until its end arrives. */
+  #keep(bytes: Uint8Array): void {
+    this.#partBytes += bytes.byteLength;
+    if (this.#partBytes > this.#maxLineBytes) throw this.#tooLong();
+    // Copy: the source may reuse its buffer for the next read.
+    this.#parts.push(bytes.slice());
+  }
+
+  /** The kept start of the first line, then `rest`, in one buffer. */
+  #joined(rest: Uint8Array): Uint8Array {
+    if (this.#parts.length === 0) return rest;
+    const bytes = new Uint8Array(this.#partBytes + rest.byteLength);
+    let offset = 0;
+    for (const part of this.#parts) {
+      bytes.set(part, offset);
+      offset += part.byteLength;
     }
-    let end = bytes.byteLength;
-    if (end > 0 && bytes[end - 1] === 0x0d) end -= 1; // tolerate CRLF
-    if (end > 0) this.#onLine(this.#decoder.decode(bytes.subarray(0, end)));
+    bytes.set(rest, offset);
+    this.#parts = [];
+    this.#partBytes = 0;
+    return bytes;
+  }
+
+  #checkLengths(chunk: Uint8Array, last: number): void {
+    let start = 0;
+    let length = this.#partBytes;
+    while (start <= last) {
+      const index = chunk.indexOf(NEWLINE, start);
+      if (length + index - start > this.#maxLineBytes) throw this.#tooLong();
+      length = 0;
+      start = index + 1;
+    }
+  }
+
+  #emitLines(text: string): void {
+    let start = 0;
+    while (start <= text.length) {
+      let end = text.indexOf("\n", start);
+      if (end === -1) end = text.length;
+      const next = end + 1;
+      if (end > start && text.charCodeAt(end - 1) === 0x0d) end -= 1; // tolerate CRLF
+      if (end > start) this.#onLine(text.slice(start, end));
+      start = next;
+    }
   }
 
   #tooLong(): ProtocolError {

@@ -104,6 +104,29 @@ Deno.test("jsonRpcLines errors as soon as a line passes the limit", async () => 
   assert.ok(pulled <= 12, `read ${pulled} chunks past a 1000-byte limit`);
 });
 
+Deno.test("jsonRpcLines measures each line of a chunk against the limit", async () => {
+  const line = (bytes: number) =>
+    `{"jsonrpc":"2.0","id":1,"result":{"t":"${"x".repeat(bytes - 42)}"}}`;
+  assert.equal(line(100).length, 100);
+  // Lines at the limit pass, however many share a chunk and wherever the chunks cut them.
+  const fits = `${line(100)}\n${line(100)}\n${line(100)}\n`;
+  const cut = [bytes(fits.slice(0, 150)), bytes(fits.slice(150))];
+  assert.equal((await messages(byteStream(cut), [], 100)).length, 3);
+  // One byte over fails: a line inside a chunk, and a line begun in the chunk before.
+  const over = `${line(100)}\n${line(101)}\n${line(100)}\n`;
+  await rejectsWith(messages(byteStream([bytes(over)]), [], 100), ProtocolError);
+  const begun = [bytes(over.slice(0, 160)), bytes(over.slice(160))];
+  await rejectsWith(messages(byteStream(begun), [], 100), ProtocolError);
+});
+
+Deno.test("jsonRpcLines decodes a bad sequence at a line's end as that line's", async () => {
+  const diagnostics: Diagnostic[] = [];
+  // 0xe2 0x82 opens a three-byte character that the newline cuts short.
+  const chunks = [new Uint8Array([0x61, 0xe2]), new Uint8Array([0x82, 0x0a, 0x62, 0x0a])];
+  await messages(byteStream(chunks), diagnostics);
+  assert.deepStrictEqual(diagnostics.map((d) => d.data), ["a\uFFFD", "b"]);
+});
+
 Deno.test("jsonRpcLines skips and reports lines that are not JSON-RPC", async () => {
   const diagnostics: Diagnostic[] = [];
   const text = ["Starting server...", ONE, '{"hello":1}', "[1,2]", TWO, ""].join("\n");
