@@ -11,8 +11,14 @@ const ANSWERED_KEPT = 1024;
 /** A session's requests awaiting an answer, by id. */
 export class Outgoing {
   readonly #pending = new Map<RequestId, PendingRequest>();
-  /** Recently answered ids and their methods, to tell a second answer from a stray one. */
-  readonly #answered = new Map<RequestId, string>();
+  /**
+   * Recently answered ids and their methods, to tell a second answer from a stray one: a ring of
+   * the last {@link ANSWERED_KEPT}, searched only for an answer that no request awaits. (A map
+   * trimmed of its oldest entry cost ~0.5 µs per answer.)
+   */
+  readonly #answeredIds: (RequestId | undefined)[] = new Array(ANSWERED_KEPT);
+  readonly #answeredMethods: (string | undefined)[] = new Array(ANSWERED_KEPT);
+  #answeredCount = 0;
   readonly #diagnose: (diagnostic: Diagnostic) => void;
   /** One timer for every pending request, due at the earliest deadline. */
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -52,10 +58,9 @@ export class Outgoing {
       this.#diagnose(this.#unmatched(response));
       return;
     }
-    this.#answered.set(pending.id, pending.method);
-    if (this.#answered.size > ANSWERED_KEPT) {
-      this.#answered.delete(this.#answered.keys().next().value!);
-    }
+    const slot = this.#answeredCount++ % ANSWERED_KEPT;
+    this.#answeredIds[slot] = pending.id;
+    this.#answeredMethods[slot] = pending.method;
     if ("error" in response) {
       const { code, message, data } = response.error;
       pending.fail(mcpErrorFrom(code, message, data));
@@ -79,7 +84,8 @@ export class Outgoing {
         data,
       };
     }
-    const method = this.#answered.get(id);
+    const slot = this.#answeredIds.lastIndexOf(id);
+    const method = slot === -1 ? undefined : this.#answeredMethods[slot];
     if (method !== undefined) {
       return {
         kind: "duplicate-response",
