@@ -24,7 +24,7 @@ import type {
 import type { Transport } from "./transport/transport.ts";
 import { Incoming } from "./_incoming.ts";
 import { Outgoing } from "./_outgoing.ts";
-import { PendingRequest } from "./_pending.ts";
+import { type PendingOwner, PendingRequest } from "./_pending.ts";
 
 /** The default per-request timeout: 60 s. */
 export const DEFAULT_REQUEST_TIMEOUT_MS: number = 60_000;
@@ -72,7 +72,7 @@ export interface RequestOptions {
   /** Restart the `timeoutMs` clock whenever progress arrives. */
   resetTimeoutOnProgress?: boolean;
   /** A limit that progress never extends (default 10 minutes, or the client's setting). */
-  maxTotalTimeoutMs?: number;
+  maxTotalTimeoutMs?: number | undefined;
   /** Receives progress updates; asking for them adds a progress token to the request. */
   onProgress?: ((progress: Progress) => void) | undefined;
   /**
@@ -154,6 +154,8 @@ export class Session implements AsyncDisposable {
   readonly #incoming: Incoming;
   readonly #writer: WritableStreamDefaultWriter<JsonRpcMessage>;
   readonly #loop: Promise<void>;
+  /** The defaults and callbacks every request shares. */
+  readonly #owner: PendingOwner;
   #nextId = 1;
   #closedReason: Error | undefined;
   #transportClosed: Promise<void> | undefined;
@@ -176,6 +178,17 @@ export class Session implements AsyncDisposable {
   constructor(transport: Transport, options: SessionOptions = {}) {
     this.#transport = transport;
     this.#options = options;
+    this.#owner = {
+      timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      maxTotalTimeoutMs: options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS,
+      settled: (pending) => this.#outgoing.delete(pending.id),
+      gaveUp: (pending, reason) => {
+        // The spec forbids cancelling initialize; for the rest, tell the server to stop work.
+        if (pending.method !== "initialize") {
+          this.notify("notifications/cancelled", { requestId: pending.id, reason }).catch(() => {});
+        }
+      },
+    };
     transport.onRequestError = (id, error) => this.#outgoing.get(id)?.fail(error);
     transport.onDiagnostic = (diagnostic) => this.#transportDiagnostic(diagnostic);
     this.#writer = transport.writable.getWriter();
@@ -219,28 +232,10 @@ export class Session implements AsyncDisposable {
       if (options.onProgress) meta.progressToken = id;
       message.params = { ...params, _meta: meta };
     }
-    return new Promise<JsonObject>((resolve, reject) => {
-      const pending = new PendingRequest(id, method, {
-        timeoutMs: options.timeoutMs ?? this.#options.requestTimeoutMs ??
-          DEFAULT_REQUEST_TIMEOUT_MS,
-        maxTotalTimeoutMs: options.maxTotalTimeoutMs ?? this.#options.maxTotalTimeoutMs ??
-          DEFAULT_MAX_TOTAL_TIMEOUT_MS,
-        resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? false,
-        signal: options.signal,
-        onProgress: options.onProgress,
-        resolve,
-        reject,
-        onSettle: () => this.#outgoing.delete(id),
-        onGiveUp: (reason) => {
-          // The spec forbids cancelling initialize; for the rest, tell the server to stop work.
-          if (method !== "initialize") {
-            this.notify("notifications/cancelled", { requestId: id, reason }).catch(() => {});
-          }
-        },
-      });
-      this.#outgoing.add(pending);
-      this.#send(message).catch((error) => pending.fail(this.#asClosed(error)));
-    });
+    const pending = new PendingRequest(id, method, options, this.#owner);
+    this.#outgoing.add(pending);
+    this.#send(message).catch((error) => pending.fail(this.#asClosed(error)));
+    return pending.promise;
   }
 
   /** Every message goes out one way, so that their order is kept. */
