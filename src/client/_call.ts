@@ -29,16 +29,18 @@ export async function invokeTool(
   options: CallToolOptions,
 ): Promise<CallToolResult> {
   const { tools } = context;
-  const { task, onTaskStatus, ...limits } = options;
+  // The rest of the options pass on as they are: the requests below ignore `task` and
+  // `onTaskStatus`, and a copy without them per call showed in profiles of concurrent calls.
+  const { task, onTaskStatus } = options;
   let learning: Promise<void> | undefined;
   if (
     (context.validateOutput || context.validateArguments || task !== undefined) && !tools.known
   ) {
-    learning = learnTools(context, limits);
+    learning = learnTools(context, options);
     if (needsToolsFirst(context, task)) {
       await learning;
       learning = undefined;
-    } else {
+    } else if (options.signal !== undefined) {
       // Only the output check needs the schemas: the listing and the call go out together.
       learning.catch(() => {}); // awaited after the answer; not unhandled if the call fails
     }
@@ -57,14 +59,9 @@ export async function invokeTool(
     const ttl = typeof task === "object" ? task.ttlMs : undefined;
     params.task = ttl === undefined ? {} : { ttl };
   }
-  let result = await context.request("tools/call", params, limits);
+  let result = await context.request("tools/call", params, options);
   const created = taskOf(result);
-  if (created) {
-    result = await waitForTask(context, created, {
-      ...limits,
-      onTaskStatus,
-    });
-  }
+  if (created) result = await waitForTask(context, created, { ...options, onTaskStatus });
   const callResult = callToolResult(result);
   if (learning) await learning;
   if (context.validateOutput) {
@@ -84,18 +81,28 @@ function needsToolsFirst(context: CallContext, task: CallToolOptions["task"]): b
     context.hasCapability("tasks.requests.tools.call");
 }
 
-/** Lists tools once so that their schemas are known; a failure only skips validation. */
-async function learnTools(context: CallContext, options: RequestOptions): Promise<void> {
+/**
+ * Lists tools once so that their schemas are known. Calls under the same limits share one listing
+ * (3 000 concurrent first calls sent 3 000 tools/list); a call with a signal lists on its own, so
+ * that another's abort is not its. Only a call's own abort rejects: a failed listing only skips
+ * validation.
+ */
+function learnTools(context: CallContext, options: RequestOptions): Promise<void> {
+  if (options.signal !== undefined) return listForSchemas(context, options);
+  const { timeoutMs, maxTotalTimeoutMs, meta } = options;
+  const key = timeoutMs === undefined && maxTotalTimeoutMs === undefined && meta === undefined
+    ? ""
+    : JSON.stringify([timeoutMs, maxTotalTimeoutMs, meta]);
+  return context.tools.listOnce(key, () => listForSchemas(context, options));
+}
+
+async function listForSchemas(context: CallContext, options: RequestOptions): Promise<void> {
   if (!context.hasCapability("tools")) return;
   try {
     // Same limits as the call itself: a server that never answers tools/list must not hold
-    // the call for the default timeout.
-    const { onProgress: _onProgress, ...limits } = options;
-    // Calls under the same limits share one listing (3 000 concurrent first calls sent 3 000
-    // tools/list); a call with a signal lists on its own, so that another's abort is not its.
-    await (limits.signal === undefined
-      ? context.tools.listOnce(JSON.stringify(limits), () => context.listTools(limits))
-      : context.listTools(limits));
+    // the call for the default timeout. Its progress is the call's, not the listing's.
+    const { timeoutMs, maxTotalTimeoutMs, signal, meta } = options;
+    await context.listTools({ timeoutMs, maxTotalTimeoutMs, signal, meta });
   } catch (error) {
     if (options.signal?.aborted) throw error;
     context.tools.giveUp();

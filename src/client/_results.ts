@@ -15,7 +15,8 @@ export function callToolResult(result: JsonObject): CallToolResult {
   if (result.content !== undefined && !Array.isArray(result.content)) {
     throw new ProtocolError(`Invalid tools/call result: "content" must be an array`);
   }
-  return { ...result, content: result.content ?? [] } as CallToolResult;
+  // A copy only to fill in what is missing: the message itself may be kept by a wire log.
+  return (result.content === undefined ? { ...result, content: [] } : result) as CallToolResult;
 }
 
 /** A `resources/read` result. */

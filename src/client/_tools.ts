@@ -9,7 +9,7 @@ export class ToolSchemas {
   readonly #validator = new SchemaValidator();
   readonly #tools = new Map<string, Tool>();
   /** Listings in flight, by the limits they were started with. */
-  readonly #listings = new Map<string, Promise<unknown>>();
+  readonly #listings = new Map<string, Promise<void>>();
   readonly #diagnose: (diagnostic: Diagnostic) => void;
   #known = false;
 
@@ -45,10 +45,10 @@ export class ToolSchemas {
    * Joins the listing in flight under the same `key`, or starts one with `list`: a burst of calls
    * on a fresh connection lists the tools once instead of once per call.
    */
-  listOnce(key: string, list: () => Promise<unknown>): Promise<unknown> {
+  listOnce(key: string, list: () => Promise<void>): Promise<void> {
     let listing = this.#listings.get(key);
     if (!listing) {
-      const started: Promise<unknown> = list().finally(() => {
+      const started: Promise<void> = list().finally(() => {
         if (this.#listings.get(key) === started) this.#listings.delete(key);
       });
       this.#listings.set(key, started);
