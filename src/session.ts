@@ -197,6 +197,8 @@ export class Session implements AsyncDisposable {
       diagnose: (diagnostic) => this.#diagnose(diagnostic),
     });
     this.#incoming.listen("notifications/progress", (p) => this.#outgoing.progress(p));
+    // Messages come straight from a transport that can hand them over, else through readable.
+    transport.onMessage = (message) => this.#dispatch(message);
     this.#loop = this.#read(transport.readable.getReader());
   }
 
@@ -349,6 +351,7 @@ export class Session implements AsyncDisposable {
   #terminate(reason: Error): void {
     if (this.#closedReason) return;
     this.#closedReason = reason;
+    this.#transport.onMessage = undefined;
     this.#outgoing.failAll(reason);
     this.#incoming.abortAll(reason);
     this.#writer.releaseLock();

@@ -4,6 +4,7 @@ import {
   CancelledError,
   ConnectionClosedError,
   type Diagnostic,
+  type JsonObject,
   type JsonRpcMessage,
   McpError,
   MemoryTransport,
@@ -11,6 +12,7 @@ import {
   Session,
   type SessionOptions,
   TimeoutError,
+  type Transport,
 } from "../mod.ts";
 
 // Raw wire messages are inspected field by field.
@@ -297,4 +299,44 @@ Deno.test("the meta option adds _meta entries, and the request's own entries win
   });
   await peer.send({ id: 1, result: {} });
   await pending;
+});
+
+/** A transport that hands every message to the reader's hook; its readable only ends. */
+class DirectTransport implements Transport {
+  onMessage: ((message: JsonRpcMessage) => void) | undefined;
+  readonly sent: JsonRpcMessage[] = [];
+  #end!: ReadableStreamDefaultController<JsonRpcMessage>;
+  readonly readable = new ReadableStream<JsonRpcMessage>({ start: (c) => void (this.#end = c) });
+  readonly writable = new WritableStream<JsonRpcMessage>({ write: (m) => void this.sent.push(m) });
+  start(): Promise<void> {
+    return Promise.resolve();
+  }
+  close(): Promise<void> {
+    try {
+      this.#end.close();
+    } catch {
+      // closed already
+    }
+    return Promise.resolve();
+  }
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}
+
+Deno.test("the session takes messages straight from a transport that offers them", async () => {
+  const transport = new DirectTransport();
+  const session = new Session(transport);
+  assert.equal(typeof transport.onMessage, "function", "the hook is set before reading");
+  const notes: JsonObject[] = [];
+  session.onNotification("notifications/message", (params) => notes.push(params));
+  const answer = session.request("ping", {});
+  await Promise.resolve();
+  const { id } = transport.sent[0] as { id: number };
+  transport.onMessage!({ jsonrpc: "2.0", method: "notifications/message", params: { n: 1 } });
+  transport.onMessage!({ jsonrpc: "2.0", id, result: { pong: true } });
+  assert.deepStrictEqual(await answer, { pong: true });
+  assert.deepStrictEqual(notes, [{ n: 1 }]);
+  await session.close();
+  assert.equal(transport.onMessage, undefined, "a closed session takes no more messages");
 });

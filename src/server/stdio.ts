@@ -41,6 +41,8 @@ export interface StdioServerTransportOptions {
  * ```
  */
 export class StdioServerTransport implements Transport {
+  /** Set by the session; see {@link Transport.onMessage}. */
+  onMessage: ((message: JsonRpcMessage) => void) | undefined;
   readonly #options: StdioServerTransportOptions;
   #readable: ReadableStream<JsonRpcMessage> | undefined;
   #writable: WritableStream<JsonRpcMessage> | undefined;
@@ -82,6 +84,7 @@ export class StdioServerTransport implements Transport {
       stdin,
       this.#options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
       (diagnostic) => this.#options.onDiagnostic?.(diagnostic),
+      { onMessage: () => this.onMessage },
     );
     const out = (this.#options.stdout ?? Deno.stdout.writable).getWriter();
     this.#writable = new WritableStream<JsonRpcMessage>({

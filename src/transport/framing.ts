@@ -2,6 +2,8 @@
 
 import { type Diagnostic, ProtocolError } from "../errors.ts";
 import { type JsonRpcMessage, messageId, toMessage } from "../jsonrpc.ts";
+import { deliver } from "./_deliver.ts";
+import type { Transport } from "./transport.ts";
 
 const NEWLINE = 0x0a;
 const PREVIEW_CHARS = 200;
@@ -133,33 +135,40 @@ function parseLine(
   }
 }
 
+/** Options of {@link jsonRpcLines}. */
+export interface JsonRpcLinesOptions {
+  /** Runs when the input ends cleanly; what it throws errors the stream. */
+  onEnd?: () => void | Promise<void>;
+  /** Aborting cancels the source and errors the stream with the signal's reason. */
+  signal?: AbortSignal | undefined;
+  /** The reader's direct hook ({@link Transport.onMessage}), asked for each message. */
+  onMessage?: () => ((message: JsonRpcMessage) => void) | undefined;
+}
+
 /**
  * Bytes to JSON-RPC messages, read from `source` as they are asked for: split into lines (see
  * {@link LineSplitter}) and parsed (see {@link parseLine}), without pipes between streams. Each pipe
  * takes promise turns per chunk, and the caller of an answered request waited behind them (and
  * behind the allocation of a fresh 64 KiB read buffer) before it could send its next request,
  * ~10 µs per sequential call in `deno task bench`. A byte stream is read into one buffer, reused.
- * `onEnd` runs when the input ends cleanly; what it throws errors the stream. Aborting `signal`
- * cancels the source and errors the stream with the signal's reason.
+ * A reader with a direct hook gets each message through it (see {@link deliver}); the stream then
+ * only carries the end of the input, and reading goes on as long as messages go straight.
  */
 export function jsonRpcLines(
   source: ReadableStream<Uint8Array>,
   maxLineBytes: number,
   onDiagnostic: (diagnostic: Diagnostic) => void,
-  onEnd: () => void | Promise<void> = () => {},
-  signal?: AbortSignal,
+  options: JsonRpcLinesOptions = {},
 ): ReadableStream<JsonRpcMessage> {
+  const { onEnd, signal, onMessage } = options;
   const read = chunkReader(source);
   let splitter: LineSplitter;
-  let delivered = 0;
+  let queued = 0;
   return new ReadableStream<JsonRpcMessage>({
     start(controller) {
       splitter = new LineSplitter(maxLineBytes, (line) => {
         const message = parseLine(line, onDiagnostic);
-        if (message) {
-          controller.enqueue(message);
-          delivered++;
-        }
+        if (message && !deliver(controller, onMessage?.(), message)) queued++;
       });
       signal?.addEventListener("abort", () => {
         read.cancel(signal.reason).catch(() => {});
@@ -171,17 +180,18 @@ export function jsonRpcLines(
       }, { once: true });
     },
     async pull(controller) {
-      // The stream asks again only after something was enqueued: a chunk holding no whole
-      // message (part of a line, or lines that are not messages) must not end the pull.
-      const before = delivered;
-      while (delivered === before) {
+      // The stream asks again only after something was queued: a chunk holding no whole message
+      // (part of a line, or lines that are not messages), or only messages handed straight to
+      // the reader, must not end the pull.
+      const before = queued;
+      while (queued === before) {
         const chunk = await read.next();
         if (chunk === undefined) break;
         splitter.push(chunk);
       }
-      if (delivered !== before) return;
+      if (queued !== before) return;
       splitter.end();
-      await onEnd();
+      await onEnd?.();
       controller.close();
     },
     cancel(reason) {

@@ -10,6 +10,7 @@ import type { JsonRpcMessage, RequestId } from "../jsonrpc.ts";
 import { SseTransport } from "./sse.ts";
 import { StreamableHttpTransport, type StreamableHttpTransportOptions } from "./streamable_http.ts";
 import type { Transport } from "./transport.ts";
+import { deliver } from "./_deliver.ts";
 
 /**
  * Options of {@link HttpTransport}.
@@ -53,6 +54,8 @@ export class HttpTransport implements Transport {
   onRequestError: ((id: RequestId, error: Error) => void) | undefined;
   /** Set by the session; see {@link Transport.onDiagnostic}. */
   onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined;
+  /** Set by the session; see {@link Transport.onMessage}. */
+  onMessage: ((message: JsonRpcMessage) => void) | undefined;
   readonly #options: HttpTransportOptions;
   #incoming!: ReadableStreamDefaultController<JsonRpcMessage>;
   #delegate: Transport | undefined;
@@ -114,6 +117,8 @@ export class HttpTransport implements Transport {
   async #use(delegate: Transport): Promise<void> {
     this.#delegate = delegate;
     delegate.onDiagnostic = (diagnostic) => this.onDiagnostic?.(diagnostic);
+    // Straight through both transports when the reader takes messages as they come.
+    delegate.onMessage = (message) => void deliver(this.#incoming, this.onMessage, message);
     delegate.onRequestError = (id, error) => {
       if (id === this.#probing && error instanceof HttpError && LEGACY_STATUSES.has(error.status)) {
         this.#turnedAway = error;
@@ -133,7 +138,7 @@ export class HttpTransport implements Transport {
       while (true) {
         const { value, done } = await reader.read();
         if (done) break;
-        this.#incoming.enqueue(value);
+        deliver(this.#incoming, this.onMessage, value);
       }
       if (this.#delegate === delegate && !this.#closing) this.#incoming.close();
     } catch (error) {
@@ -143,6 +148,28 @@ export class HttpTransport implements Transport {
     }
   }
 
+  /**
+   * Sends one message through the transport in use, by its own `send` when it has one (see
+   * {@link Transport.send}).
+   *
+   * @example
+   * ```ts
+   * import { HttpTransport } from "@mcp-inspect/client";
+   * const transport = new HttpTransport({ url: "http://127.0.0.1:1/mcp" });
+   * await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" }).catch(() => {});
+   * await transport.close();
+   * ```
+   */
+  send(message: JsonRpcMessage): Promise<void> {
+    return this.#write(message);
+  }
+
+  /** One path out for every message, so their order holds whichever way they are sent. */
+  #pass(message: JsonRpcMessage): Promise<void> {
+    const delegate = this.#delegate!;
+    return delegate.send ? delegate.send(message) : this.#writer!.write(message);
+  }
+
   async #write(message: JsonRpcMessage): Promise<void> {
     if (this.#closing || !this.#writer) {
       throw new ConnectionClosedError("Cannot send: the transport is not open");
@@ -150,9 +177,9 @@ export class HttpTransport implements Transport {
     const probe = this.#options.transport !== "streamable-http" &&
       this.#options.transport !== "sse" && "id" in message && "method" in message &&
       message.method === "initialize" && this.#probing === undefined;
-    if (!probe) return this.#writer.write(message);
+    if (!probe) return this.#pass(message);
     this.#probing = (message as { id: RequestId }).id;
-    await this.#writer.write(message);
+    await this.#pass(message);
     const turnedAway = this.#turnedAway;
     if (!turnedAway) return;
     // spec backwards compatibility: a 400, 404 or 405 to the first POST means an older server.
@@ -175,7 +202,7 @@ export class HttpTransport implements Transport {
       );
       return;
     }
-    await this.#writer.write(message);
+    await this.#pass(message);
   }
 
   /** Closes whichever transport is in use. Idempotent. */

@@ -31,6 +31,7 @@ import { within } from "./_process.ts";
 import { fetchWithinOrigin } from "./_redirect.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./stdio.ts";
 import type { Transport } from "./transport.ts";
+import { deliver } from "./_deliver.ts";
 
 /**
  * Options of {@link SseTransport}.
@@ -84,6 +85,8 @@ export class SseTransport implements Transport {
   onRequestError: ((id: RequestId, error: Error) => void) | undefined;
   /** Set by the session; see {@link Transport.onDiagnostic}. */
   onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined;
+  /** Set by the session; see {@link Transport.onMessage}. */
+  onMessage: ((message: JsonRpcMessage) => void) | undefined;
   readonly #url: URL;
   readonly #options: SseTransportOptions;
   readonly #headers: [string, string][];
@@ -228,8 +231,9 @@ export class SseTransport implements Transport {
       });
       return;
     }
+    let message: JsonRpcMessage;
     try {
-      this.#incoming.enqueue(toMessage(value));
+      message = toMessage(value);
     } catch (error) {
       const id = messageId(value);
       this.#diagnose({
@@ -238,7 +242,9 @@ export class SseTransport implements Transport {
         data: preview(data),
         ...(id === undefined ? {} : { id }),
       });
+      return;
     }
+    deliver(this.#incoming, this.onMessage, message);
   }
 
   #write(message: JsonRpcMessage): void {

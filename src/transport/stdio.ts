@@ -99,6 +99,8 @@ export interface StdioTransportOptions {
 export class StdioTransport implements Transport {
   /** Set by the session; see {@link Transport.onDiagnostic}. */
   onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined;
+  /** Set by the session; see {@link Transport.onMessage}. */
+  onMessage: ((message: JsonRpcMessage) => void) | undefined;
   readonly #options: StdioTransportOptions;
   readonly #name: string;
   readonly #stderr: StderrCollector;
@@ -192,13 +194,11 @@ export class StdioTransport implements Transport {
       options.onDiagnostic?.(diagnostic);
       this.onDiagnostic?.(diagnostic);
     };
-    this.#readable = jsonRpcLines(
-      child.stdout,
-      maxBytes,
-      onDiagnostic,
-      () => this.#ended(),
-      this.#stop.signal,
-    );
+    this.#readable = jsonRpcLines(child.stdout, maxBytes, onDiagnostic, {
+      onEnd: () => this.#ended(),
+      signal: this.#stop.signal,
+      onMessage: () => this.onMessage,
+    });
     this.#writable = new WritableStream<JsonRpcMessage>({ write: (message) => this.send(message) });
     return Promise.resolve();
   }

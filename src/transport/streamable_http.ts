@@ -29,6 +29,7 @@ import { StreamKeeper } from "./_http_stream.ts";
 import { preview } from "./framing.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./stdio.ts";
 import type { Transport } from "./transport.ts";
+import { deliver } from "./_deliver.ts";
 
 /**
  * Options of {@link StreamableHttpTransport}.
@@ -110,6 +111,8 @@ export class StreamableHttpTransport implements Transport {
   onRequestError: ((id: RequestId, error: Error) => void) | undefined;
   /** Set by the session; see {@link Transport.onDiagnostic}. */
   onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined;
+  /** Set by the session; see {@link Transport.onMessage}. */
+  onMessage: ((message: JsonRpcMessage) => void) | undefined;
   readonly #onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined;
   readonly #abort = new AbortController();
   readonly #tasks = new Set<Promise<unknown>>();
@@ -383,7 +386,7 @@ export class StreamableHttpTransport implements Transport {
       const original = this.#ledger.restore(id);
       if (original !== id) out = { ...out, id: original } as JsonRpcMessage;
     }
-    this.#incoming.enqueue(out);
+    deliver(this.#incoming, this.onMessage, out);
   }
 
   #track<T>(task: Promise<T>): Promise<T> {

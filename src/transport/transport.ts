@@ -62,6 +62,14 @@ export interface Transport extends AsyncDisposable {
    */
   onRequestError?: ((id: RequestId, error: Error) => void) | undefined;
   /**
+   * Set by a reader that takes messages as they come (the session does), before it reads. A
+   * transport that supports it hands each message here instead of queueing it on
+   * {@link readable}, whenever nothing queued there waits before it: a
+   * stream turn less per message. `readable` still ends, or errors, with the connection.
+   * Optional on both sides: a transport that ignores it queues everything on `readable`.
+   */
+  onMessage?: ((message: JsonRpcMessage) => void) | undefined;
+  /**
    * Set by the session before it reads anything. A transport reports here what it skipped (a
    * line that is not JSON, a malformed message), besides its own `onDiagnostic` option; the
    * session fails at once a pending request that a malformed answer names.

@@ -144,13 +144,15 @@ Deno.test("jsonRpcLines skips and reports lines that are not JSON-RPC", async ()
 
 Deno.test("jsonRpcLines runs onEnd at the end, and what it throws errors the stream", async () => {
   let ended = 0;
-  const done = jsonRpcLines(ReadableStream.from([bytes(`${ONE}\n`)]), 1024, () => {}, () => {
-    ended++;
+  const done = jsonRpcLines(ReadableStream.from([bytes(`${ONE}\n`)]), 1024, () => {}, {
+    onEnd: () => void ended++,
   });
   assert.equal((await Array.fromAsync(done)).length, 1);
   assert.equal(ended, 1);
-  const failing = jsonRpcLines(ReadableStream.from([bytes(ONE)]), 1024, () => {}, () => {
-    throw new Error("the server went away");
+  const failing = jsonRpcLines(ReadableStream.from([bytes(ONE)]), 1024, () => {}, {
+    onEnd: () => {
+      throw new Error("the server went away");
+    },
   });
   const reader = failing.getReader();
   assert.deepStrictEqual((await reader.read()).value, JSON.parse(ONE)); // the unterminated last line
@@ -166,9 +168,28 @@ Deno.test("jsonRpcLines: aborting the signal cancels the source and errors the s
     },
   });
   const stop = new AbortController();
-  const reader = jsonRpcLines(source, 1024, () => {}, undefined, stop.signal).getReader();
+  const reader = jsonRpcLines(source, 1024, () => {}, { signal: stop.signal }).getReader();
   const read = reader.read();
   stop.abort(new Error("Transport closed"));
   await assert.rejects(read, /Transport closed/);
   assert.match(String(cancelled), /Transport closed/);
+});
+
+Deno.test("jsonRpcLines hands messages to a direct hook once the queue is empty, in order", async () => {
+  const text = (id: number) => `{"jsonrpc":"2.0","id":${id},"result":{}}\n`;
+  // The stream fills its queue before anyone reads: those messages are read, then the rest come
+  // through the hook, reading on without further reads.
+  const chunks = [bytes(text(1) + text(2)), bytes(text(3)), bytes(text(4) + text(5))];
+  let hook: ((message: JsonRpcMessage) => void) | undefined;
+  const order: string[] = [];
+  const stream = jsonRpcLines(byteStream(chunks), 1024, () => {}, { onMessage: () => hook });
+  await new Promise((resolve) => setTimeout(resolve, 10)); // the first pull queues 1 and 2
+  hook = (message) => order.push(`hook ${(message as { id: number }).id}`);
+  const reader = stream.getReader();
+  while (true) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    order.push(`read ${(value as { id: number }).id}`);
+  }
+  assert.deepStrictEqual(order, ["read 1", "read 2", "hook 3", "hook 4", "hook 5"]);
 });
