@@ -7,16 +7,30 @@ import { displayUrl } from "./_http.ts";
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_HOPS = 5;
 
-/** Fetches `url`; a redirect to the same origin is followed, any other is refused. */
-export async function fetchWithinOrigin(
+/**
+ * Fetches `url`; a redirect to the same origin is followed, any other is refused. Not async
+ * itself: the usual answer is no redirect, and it passes through without a turn of its own.
+ */
+export function fetchWithinOrigin(
   fetchFn: typeof fetch,
   url: URL,
   init: RequestInit & { method: string },
 ): Promise<Response> {
+  const manual = { ...init, redirect: "manual" as const };
+  return fetchFn(url, manual).then((response) =>
+    REDIRECTS.has(response.status) ? follow(fetchFn, url, manual, response) : response
+  );
+}
+
+async function follow(
+  fetchFn: typeof fetch,
+  url: URL,
+  init: RequestInit & { method: string },
+  redirect: Response,
+): Promise<Response> {
   let current = url;
-  for (let hop = 0; hop < MAX_HOPS; hop++) {
-    const response = await fetchFn(current, { ...init, redirect: "manual" });
-    if (!REDIRECTS.has(response.status)) return response;
+  let response = redirect;
+  for (let hop = 1; hop < MAX_HOPS; hop++) {
     await response.body?.cancel();
     const location = response.headers.get("location");
     const next = location === null ? undefined : new URL(location, current);
@@ -33,6 +47,9 @@ export async function fetchWithinOrigin(
       );
     }
     current = next;
+    response = await fetchFn(current, init);
+    if (!REDIRECTS.has(response.status)) return response;
   }
+  await response.body?.cancel();
   throw new TransportError(`Too many redirects from ${displayUrl(url)}`);
 }

@@ -189,6 +189,19 @@ Deno.test("a redirect to another origin is refused; one within the origin is fol
   assert.match(error.message, /Refusing to follow a redirect .* to http:\/\/evil\.example:9/);
 });
 
+Deno.test("a redirect loop within the origin stops after five requests", async () => {
+  await using server = fake((message, req) => {
+    if (message.method === "tools/call") {
+      const hop = Number(new URL(req.url).searchParams.get("hop") ?? 0);
+      return new Response(null, { status: 308, headers: { location: `/mcp?hop=${hop + 1}` } });
+    }
+  });
+  await using fx = await connect(server.url);
+  const error = await rejectsWith(fx.client.callTool("echo", {}), TransportError);
+  assert.match(error.message, /Too many redirects/);
+  assert.equal(server.requests.filter((r) => r.method === "tools/call").length, 5);
+});
+
 Deno.test("a body over maxMessageBytes fails the request, not the connection", async () => {
   await using server = fake((message) => {
     if (message.method === "tools/call") {
