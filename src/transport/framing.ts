@@ -3,7 +3,6 @@
 import { type Diagnostic, ProtocolError } from "../errors.ts";
 import { type JsonRpcMessage, messageId, toMessage } from "../jsonrpc.ts";
 import { deliver } from "./_deliver.ts";
-import type { Transport } from "./transport.ts";
 
 const NEWLINE = 0x0a;
 const PREVIEW_CHARS = 200;
@@ -141,7 +140,7 @@ export interface JsonRpcLinesOptions {
   onEnd?: () => void | Promise<void>;
   /** Aborting cancels the source and errors the stream with the signal's reason. */
   signal?: AbortSignal | undefined;
-  /** The reader's direct hook ({@link Transport.onMessage}), asked for each message. */
+  /** The reader's direct hook (`Transport.onMessage`), asked for each message. */
   onMessage?: () => ((message: JsonRpcMessage) => void) | undefined;
 }
 

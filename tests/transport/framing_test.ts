@@ -180,16 +180,13 @@ Deno.test("jsonRpcLines hands messages to a direct hook once the queue is empty,
   // The stream fills its queue before anyone reads: those messages are read, then the rest come
   // through the hook, reading on without further reads.
   const chunks = [bytes(text(1) + text(2)), bytes(text(3)), bytes(text(4) + text(5))];
-  let hook: ((message: JsonRpcMessage) => void) | undefined;
+  const reader: { hook?: (message: JsonRpcMessage) => void } = {};
   const order: string[] = [];
-  const stream = jsonRpcLines(byteStream(chunks), 1024, () => {}, { onMessage: () => hook });
+  const stream = jsonRpcLines(byteStream(chunks), 1024, () => {}, {
+    onMessage: () => reader.hook,
+  });
   await new Promise((resolve) => setTimeout(resolve, 10)); // the first pull queues 1 and 2
-  hook = (message) => order.push(`hook ${(message as { id: number }).id}`);
-  const reader = stream.getReader();
-  while (true) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    order.push(`read ${(value as { id: number }).id}`);
-  }
+  reader.hook = (message) => void order.push(`hook ${(message as { id: number }).id}`);
+  for await (const message of stream) order.push(`read ${(message as { id: number }).id}`);
   assert.deepStrictEqual(order, ["read 1", "read 2", "hook 3", "hook 4", "hook 5"]);
 });
