@@ -3,7 +3,7 @@
 // server's requests (sampling, elicitation, roots) open as dialogs. Built with the DOM API only:
 // no markup is ever parsed from a string.
 
-import { append, h, pretty, replace, safeLink } from "./dom.js";
+import { append, h, jsonBlock, jsonDetails, pretty, replace, safeLink } from "./dom.js";
 import { schemaForm } from "./form.js";
 import { contentBlock, promptMessages, resourceContents, toolResult } from "./render.js";
 
@@ -430,9 +430,7 @@ function overviewView(server) {
     server.instructions
       ? [h("h3", null, "Instructions"), h("pre", { class: "text" }, server.instructions)]
       : null,
-    server.capabilities
-      ? [h("h3", null, "Capabilities"), h("pre", { class: "json" }, pretty(server.capabilities))]
-      : null,
+    server.capabilities ? [h("h3", null, "Capabilities"), jsonBlock(server.capabilities)] : null,
     h("h3", null, `Protocol faults (${server.diagnostics.length})`),
     server.diagnostics.length === 0 ? h("p", { class: "muted" }, "None so far.") : h(
       "ul",
@@ -632,14 +630,7 @@ function toolDetail(server, tool) {
     copied,
     progress,
     output,
-    tool.outputSchema
-      ? h(
-        "details",
-        null,
-        h("summary", null, "Output schema"),
-        h("pre", { class: "json" }, pretty(tool.outputSchema)),
-      )
-      : null,
+    tool.outputSchema ? jsonDetails("Output schema", tool.outputSchema) : null,
   );
 }
 
@@ -1085,7 +1076,7 @@ function wireRows(entry, took) {
   const details = h(
     "tr",
     { class: "wire-detail", hidden: true },
-    h("td", { colspan: "5" }, h("pre", { class: "json" }, pretty(entry.msg))),
+    h("td", { colspan: "5" }, jsonBlock(entry.msg)),
   );
   const row = h(
     "tr",
@@ -1261,12 +1252,7 @@ function authStep(step) {
       ? h("div", null, safeLink(step.detail.url, "Open the authorization page"))
       : null,
     step.detail !== undefined && step.phase !== "authorize"
-      ? h(
-        "details",
-        null,
-        h("summary", null, "details"),
-        h("pre", { class: "json" }, pretty(step.detail)),
-      )
+      ? jsonDetails("details", step.detail)
       : null,
   );
 }

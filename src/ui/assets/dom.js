@@ -50,6 +50,16 @@ export function pretty(value) {
   }
 }
 
+/** A value shown as pretty JSON in a block of its own. */
+export function jsonBlock(value) {
+  return h("pre", { class: "json" }, pretty(value));
+}
+
+/** A value shown as pretty JSON, folded under a summary line. */
+export function jsonDetails(summary, value) {
+  return h("details", null, h("summary", null, summary), jsonBlock(value));
+}
+
 /** A link only for http(s) URLs; anything else (javascript:, data:) is shown as text. */
 export function safeLink(href, label) {
   let url;

@@ -2,7 +2,7 @@
 // type. Every string is text; images and audio are shown only from base64 data of an image or
 // audio type, as data: URLs the page's Content-Security-Policy allows.
 
-import { h, pretty, safeLink } from "./dom.js";
+import { h, jsonBlock, pretty, safeLink } from "./dom.js";
 
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 const MEDIA_TYPE = /^[a-z]+\/[a-z0-9.+-]+$/i;
@@ -12,7 +12,7 @@ export function textBlock(text) {
   const trimmed = String(text).trim();
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
     try {
-      return h("pre", { class: "json" }, pretty(JSON.parse(trimmed)));
+      return jsonBlock(JSON.parse(trimmed));
     } catch { /* not JSON: shown as written */ }
   }
   return h("pre", { class: "text" }, String(text));
@@ -113,7 +113,7 @@ export function toolResult(answer) {
         "div",
         { class: "structured" },
         h("h4", null, "Structured content"),
-        h("pre", { class: "json" }, pretty(result.structuredContent)),
+        jsonBlock(result.structuredContent),
       )
       : null,
     issues === undefined
