@@ -29,6 +29,7 @@ export class PendingRequest {
   readonly #owner: PendingOwner;
   readonly #options: RequestOptions;
   readonly #timeoutMs: number;
+  readonly #maxTotalTimeoutMs: number;
   #resolve!: (result: JsonObject) => void;
   #reject!: (error: Error) => void;
   #idleDeadline: number;
@@ -48,6 +49,7 @@ export class PendingRequest {
     const timeoutMs = options.timeoutMs ?? owner.timeoutMs;
     const maxTotalTimeoutMs = options.maxTotalTimeoutMs ?? owner.maxTotalTimeoutMs;
     this.#timeoutMs = timeoutMs;
+    this.#maxTotalTimeoutMs = maxTotalTimeoutMs;
     const now = Date.now();
     this.#idleDeadline = now + timeoutMs;
     // The total limit only matters when progress can push the idle deadline past it.
@@ -70,9 +72,7 @@ export class PendingRequest {
   expire(now: number): boolean {
     if (this.#settled || now < this.deadline) return false;
     const total = this.#totalDeadline < this.#idleDeadline;
-    const limit = total
-      ? this.#options.maxTotalTimeoutMs ?? this.#owner.maxTotalTimeoutMs
-      : this.#timeoutMs;
+    const limit = total ? this.#maxTotalTimeoutMs : this.#timeoutMs;
     this.#giveUp(new TimeoutError(this.method, limit, total ? "total" : "idle"));
     return true;
   }
