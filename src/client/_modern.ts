@@ -35,16 +35,25 @@ export interface RequestIdentity {
   logLevel?: string | undefined;
 }
 
-/** Adds the modern request `_meta` to params, keeping whatever `_meta` the caller set. */
-export function withMeta(params: JsonObject, identity: RequestIdentity): JsonObject {
+/** The modern request `_meta` that says who the client is: one object, shared by many requests. */
+export function identityMeta(identity: RequestIdentity): JsonObject {
   const meta: JsonObject = {
-    ...(params._meta as JsonObject | undefined),
     [META.protocolVersion]: identity.protocolVersion,
     [META.clientCapabilities]: identity.capabilities,
     [META.clientInfo]: identity.clientInfo,
   };
   if (identity.logLevel !== undefined) meta[META.logLevel] = identity.logLevel;
-  return { ...params, _meta: meta };
+  return meta;
+}
+
+/**
+ * Adds the modern request `_meta` (an {@link identityMeta}) to params, keeping whatever `_meta`
+ * the caller set. `meta` may be shared with other requests: it is never changed, and params
+ * without a `_meta` of their own carry it as it is.
+ */
+export function withMeta(params: JsonObject, meta: JsonObject): JsonObject {
+  const own = params._meta as JsonObject | undefined;
+  return { ...params, _meta: own === undefined ? meta : { ...own, ...meta } };
 }
 
 /** The server's identity from a modern result's `_meta`, if it gave one. */
@@ -138,9 +147,10 @@ export async function modernRequest(
   params: JsonObject,
   options: CacheOptions,
 ): Promise<JsonObject> {
-  const { bypassCache, ...limits } = options;
+  // The session reads only its own options; bypassCache rides along unread, with no copy made.
+  const limits: RequestOptions = options;
   const cacheKey = CACHEABLE_METHODS.has(method) ? TtlCache.key(method, params) : undefined;
-  if (cacheKey && !bypassCache) {
+  if (cacheKey && !options.bypassCache) {
     const cached = context.cache.get(cacheKey);
     if (cached) return cached;
   }

@@ -21,7 +21,7 @@ import {
   type ProtocolChoice,
   type ServerCapabilities,
 } from "../types.ts";
-import { isModern, MODERN_ERROR_CODES, serverInfoOf, withMeta } from "./_modern.ts";
+import { identityMeta, isModern, MODERN_ERROR_CODES, serverInfoOf, withMeta } from "./_modern.ts";
 
 /** The outcome of negotiation. */
 export interface Negotiated extends DiscoveryVerdict {
@@ -115,11 +115,14 @@ async function discover(
   options: NegotiateOptions,
   version: string,
 ): Promise<Negotiated> {
-  const params = withMeta({}, {
-    protocolVersion: version,
-    capabilities: options.capabilities,
-    clientInfo: options.clientInfo,
-  });
+  const params = withMeta(
+    {},
+    identityMeta({
+      protocolVersion: version,
+      capabilities: options.capabilities,
+      clientInfo: options.clientInfo,
+    }),
+  );
   const result = await session.request(
     "server/discover",
     params,

@@ -19,7 +19,7 @@ import {
   type RootsOption,
 } from "./_handlers.ts";
 import { Listener } from "./_listen.ts";
-import { type ModernContext, modernRequest, withMeta } from "./_modern.ts";
+import { identityMeta, type ModernContext, modernRequest, withMeta } from "./_modern.ts";
 import { negotiate, type Negotiated, notNegotiated } from "./_negotiate.ts";
 import { type ListContext, listItems } from "./_pages.ts";
 import { completeResult, getPromptResult, readResourceResult } from "./_results.ts";
@@ -90,6 +90,8 @@ export class Client implements AsyncDisposable {
   #server: Negotiated = notNegotiated();
   #contextOfEra: (CallContext & ModernContext & ListContext) | undefined;
   #logLevel: LoggingLevel | undefined;
+  /** The last `_meta` of modern requests, and what it was built from. */
+  #meta: { protocolVersion: string; logLevel: string | undefined; meta: JsonObject } | undefined;
 
   private constructor(transport: Transport, options: ClientOptions) {
     this.#transport = transport;
@@ -227,16 +229,25 @@ export class Client implements AsyncDisposable {
 
   /** Sends one request of the modern era, with the per-request `_meta` as it is now. */
   #send(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
-    return this.#session.request(
-      method,
-      withMeta(params, {
-        protocolVersion: this.#server.protocolVersion,
-        capabilities: this.#capabilities,
-        clientInfo: this.#clientInfo,
-        logLevel: this.#logLevel,
-      }),
-      options,
-    );
+    return this.#session.request(method, withMeta(params, this.#identityMeta()), options);
+  }
+
+  /** The `_meta` every modern request carries, built again only when the revision or level changed. */
+  #identityMeta(): JsonObject {
+    const protocolVersion = this.#server.protocolVersion;
+    const logLevel = this.#logLevel;
+    const built = this.#meta;
+    if (built?.protocolVersion === protocolVersion && built.logLevel === logLevel) {
+      return built.meta;
+    }
+    const meta = identityMeta({
+      protocolVersion,
+      capabilities: this.#capabilities,
+      clientInfo: this.#clientInfo,
+      logLevel,
+    });
+    this.#meta = { protocolVersion, logLevel, meta };
+    return meta;
   }
 
   /** Lists the server's tools, walking every page; `{ cursor }` returns one raw page instead. */
