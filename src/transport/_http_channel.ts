@@ -5,9 +5,14 @@
 import { type Diagnostic, type HttpError, ProtocolError } from "../errors.ts";
 import type { JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
 import { checkedHeaders, networkError, secretsOf, statusError } from "./_http.ts";
-import { type HeaderParam, headerParams, paramHeaders, standardHeaders } from "./_mcp_headers.ts";
+import {
+  type HeaderParam,
+  headerParams,
+  paramHeaders,
+  setStandardHeaders,
+} from "./_mcp_headers.ts";
 import type { RequestGate } from "./_http_gate.ts";
-import { fetchWithinOrigin } from "./_redirect.ts";
+import { followWithinOrigin } from "./_redirect.ts";
 import { META } from "../protocol.ts";
 
 /** The options of the transport with their defaults filled in, resolved once. */
@@ -177,26 +182,33 @@ export class HttpChannel {
     if (version !== undefined) headers["mcp-protocol-version"] = version;
     if (declared && message) this.#modernHeaders(message, headers);
     if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
+    const init = { method, headers, body: body ?? null, signal, redirect: "manual" as const };
+    let response: Response;
     try {
-      return await fetchWithinOrigin(this.#fetch, this.url, {
-        method,
-        headers,
-        body: body ?? null,
-        signal,
-      });
+      response = await this.#fetch(this.url, init);
     } catch (error) {
-      // Only fetch's own failures are rewritten; a wrapped fetch's typed errors pass as they are.
-      if (signal.aborted || !(error instanceof TypeError)) throw error;
-      throw networkError(error, method, this.url);
+      return this.#failed(error, method, signal);
     }
+    // Redirects are followed here rather than by a fetchWithinOrigin around the fetch, so that
+    // an answer that is no redirect (the usual one) costs no promise turn of its own.
+    const followed = followWithinOrigin(this.#fetch, this.url, init, response);
+    return followed instanceof Response
+      ? followed
+      : followed.catch((error) => this.#failed(error, method, signal));
+  }
+
+  /** Only fetch's own failures are rewritten; a wrapped fetch's typed errors pass as they are. */
+  #failed(error: unknown, method: string, signal: AbortSignal): never {
+    if (signal.aborted || !(error instanceof TypeError)) throw error;
+    throw networkError(error, method, this.url);
   }
 
   /** Mcp-Method, Mcp-Name and the Mcp-Param-* headers of a tools/call (revision 2026-07-28). */
   #modernHeaders(message: JsonRpcMessage, headers: Record<string, string>): void {
-    for (const [name, value] of standardHeaders(message)) headers[name] = value;
+    setStandardHeaders(message, headers);
     if ("method" in message && message.method === "tools/call") {
       const params = this.#toolHeaders.get(String(message.params?.name));
-      if (params === undefined) return;
+      if (params === undefined || params.length === 0) return;
       for (const [name, value] of paramHeaders(params, message.params?.arguments)) {
         headers[name.toLowerCase()] = value;
       }

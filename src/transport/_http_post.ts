@@ -3,7 +3,7 @@
 // and the JSON answer read within the size limit.
 
 import { HttpError, ProtocolError, SessionExpiredError } from "../errors.ts";
-import type { JsonRpcErrorObject, JsonRpcMessage } from "../jsonrpc.ts";
+import type { JsonRpcErrorObject, JsonRpcMessage, RequestId } from "../jsonrpc.ts";
 import { preview } from "./framing.ts";
 import {
   backoffMs,
@@ -47,14 +47,14 @@ export class ErrorBody extends Error {
 
 /**
  * POSTs a message; handles session expiry and retries; returns a successful response, or
- * `undefined` when a request is no longer `wanted` by the time it would be sent.
- * `unlimited` sends a request past the gate.
+ * `undefined` when a request is no longer `wanted` (asked with its id) by the time it would be
+ * sent. `unlimited` sends a request past the gate.
  */
 export async function post(
   link: HttpLink,
   session: SessionKeeper,
   message: JsonRpcMessage,
-  wanted?: () => boolean,
+  wanted?: (id: RequestId) => boolean,
   unlimited = false,
 ): Promise<Response | undefined> {
   const { channel, limits } = link;
@@ -75,7 +75,9 @@ export async function post(
       if (session.renewing) await session.renewing;
       // A request the session gave up on while it waited (for a slot, a renewal or a retry) is
       // not sent after all.
-      if (wanted && !wanted()) return undefined;
+      if (wanted && "id" in message && "method" in message && !wanted(message.id)) {
+        return undefined;
+      }
       sessionId = channel.sessionId;
       response = await channel.request("POST", message, body);
     } finally {
@@ -160,19 +162,21 @@ async function postError(
   );
 }
 
-/** Reads a JSON answer within the size limit: one message or a batch, not yet checked. */
-export async function readJson(
-  link: HttpLink,
-  response: Response,
-  method: string,
-): Promise<unknown> {
+/**
+ * The text of a JSON answer, read within the size limit. A declared length within the limit is
+ * read in one go, straight from the response (no stream wrapped in a new Response); Deno enforces
+ * Content-Length, so it cannot grow past it. Not async itself: the caller's await is the only turn.
+ */
+export function jsonText(link: HttpLink, response: Response): Promise<string> {
   const limit = link.limits.maxBytes;
   const length = declaredLength(response);
-  // A declared length within the limit is read in one go, straight from the response (no
-  // stream wrapped in a new Response); Deno enforces Content-Length, so it cannot grow past it.
-  const text = length !== undefined && length <= limit
-    ? await response.text()
-    : await readLimited(response.body, limit);
+  return length !== undefined && length <= limit
+    ? response.text()
+    : readLimited(response.body, limit);
+}
+
+/** A JSON answer's text parsed: one message or a batch, not yet checked. */
+export function parseJson(text: string, method: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

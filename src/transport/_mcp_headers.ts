@@ -52,14 +52,13 @@ export function encodeHeaderValue(value: string): string {
   return `=?base64?${btoa(binary)}?=`;
 }
 
-/** Mcp-Method and, where the method names something, Mcp-Name. */
-export function standardHeaders(message: JsonRpcMessage): [string, string][] {
-  if (!("method" in message)) return [];
-  const headers: [string, string][] = [["mcp-method", message.method]];
+/** Sets Mcp-Method and, where the method names something, Mcp-Name (lowercased names). */
+export function setStandardHeaders(message: JsonRpcMessage, headers: Record<string, string>): void {
+  if (!("method" in message)) return;
+  headers["mcp-method"] = message.method;
   const field = NAMED_METHODS[message.method];
   const value = field ? message.params?.[field] : undefined;
-  if (typeof value === "string") headers.push(["mcp-name", encodeHeaderValue(value)]);
-  return headers;
+  if (typeof value === "string") headers["mcp-name"] = encodeHeaderValue(value);
 }
 
 /**

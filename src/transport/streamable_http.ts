@@ -23,13 +23,16 @@ import { cancelledRequest, checkedHeaders, endpointUrl } from "./_http.ts";
 import { declaredVersion, HttpChannel, type HttpLink } from "./_http_channel.ts";
 import { concurrencyLimit, DEFAULT_MAX_CONCURRENT_REQUESTS, RequestGate } from "./_http_gate.ts";
 import { RequestLedger } from "./_http_ledger.ts";
-import { ErrorBody, post, readJson } from "./_http_post.ts";
+import { ErrorBody, jsonText, parseJson, post } from "./_http_post.ts";
 import { SessionKeeper } from "./_http_session.ts";
 import { StreamKeeper } from "./_http_stream.ts";
 import { preview } from "./framing.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./stdio.ts";
 import type { Transport } from "./transport.ts";
 import { deliver } from "./_deliver.ts";
+
+/** What send() returns for a message nothing waits on: its POST is under way. */
+const SENT: Promise<void> = Promise.resolve();
 
 /**
  * Options of {@link StreamableHttpTransport}.
@@ -116,6 +119,11 @@ export class StreamableHttpTransport implements Transport {
   readonly #onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined;
   readonly #abort = new AbortController();
   readonly #tasks = new Set<Promise<unknown>>();
+  /** POSTs under way (see #send), and what close() waits on for them to end. */
+  #posting = 0;
+  #idle: (() => void) | undefined;
+  /** Whether the session still waits for a request: asked before a queued POST goes out. */
+  readonly #wanted = (id: RequestId): boolean => this.#ledger.isWaiting(id);
   /** The handshake message in flight, which what is sent meanwhile waits for. */
   #handshake: Promise<void> | undefined;
   /** The channel, the resolved options and our sinks, as the private parts see them. */
@@ -220,8 +228,11 @@ export class StreamableHttpTransport implements Transport {
     return handshake ? handshake.then(() => this.#write(message)) : this.#write(message);
   }
 
-  async #write(message: JsonRpcMessage): Promise<void> {
-    if (this.#closing) throw new ConnectionClosedError("Cannot send: the transport is closed");
+  /** Starts the POST of one message; only the handshake's messages are awaited. */
+  #write(message: JsonRpcMessage): Promise<void> {
+    if (this.#closing) {
+      return Promise.reject(new ConnectionClosedError("Cannot send: the transport is closed"));
+    }
     const method = "method" in message ? message.method : undefined;
     if (method === undefined && "id" in message) this.#serving.delete(message.id!);
     let out = message;
@@ -233,26 +244,31 @@ export class StreamableHttpTransport implements Transport {
         out = { ...message, params: { ...message.params, requestId: current } };
       }
     }
-    const sending = this.#track(this.#send(out));
+    const sending = this.#send(out);
     // The handshake goes out in order; everything after it may overlap.
-    if (method === "initialize" || method === "notifications/initialized") {
-      const settled = sending.then(() => {}, () => {});
-      this.#handshake = settled;
-      await sending;
+    if (method !== "initialize" && method !== "notifications/initialized") return SENT;
+    const settled = sending.then(() => {}, () => {});
+    this.#handshake = settled;
+    return sending.then(() => {
       if (this.#handshake === settled) this.#handshake = undefined;
-    }
+    });
   }
 
+  /**
+   * POSTs one message and hands on its answer. Never rejects: a failure reaches the session as
+   * the request's error or as a diagnostic. Counted in {@link #posting} until it ends, so that
+   * close() waits for it (a counter, not a tracked promise: one call per message).
+   */
   async #send(message: JsonRpcMessage): Promise<void> {
+    this.#posting++;
     const request = "method" in message && "id" in message ? message as JsonRpcRequest : undefined;
-    if (request) {
-      this.#ledger.add(request, declaredVersion(request) !== undefined);
-      if (request.method === "initialize") this.#session.rememberInitialize(request);
-    }
     try {
-      const wanted = request && (() => this.#ledger.isWaiting(request.id));
+      if (request) {
+        this.#ledger.add(request, declaredVersion(request) !== undefined);
+        if (request.method === "initialize") this.#session.rememberInitialize(request);
+      }
       const unlimited = this.#serving.size > 0;
-      const response = await post(this.#link, this.#session, message, wanted, unlimited);
+      const response = await post(this.#link, this.#session, message, this.#wanted, unlimited);
       if (!response) return void this.#ledger.forget(request!.id); // cancelled while queued
       await this.#accept(response, request);
       if ("method" in message && message.method === "notifications/initialized") {
@@ -273,6 +289,8 @@ export class StreamableHttpTransport implements Transport {
           }`,
         });
       }
+    } finally {
+      if (--this.#posting === 0) this.#idle?.();
     }
   }
 
@@ -287,8 +305,9 @@ export class StreamableHttpTransport implements Transport {
     if (type.includes("text/event-stream") && response.body) {
       this.#track(this.#streams.read(request.id, response));
     } else if (type.includes("application/json")) {
-      const value = await readJson(this.#link, response, request.method);
-      for (const item of Array.isArray(value) ? value : [value]) this.#deliverJson(item, request);
+      const value = parseJson(await jsonText(this.#link, response), request.method);
+      if (!Array.isArray(value)) this.#deliverJson(value, request);
+      else for (const item of value) this.#deliverJson(item, request);
     } else {
       await response.body?.cancel();
       throw new ProtocolError(
@@ -306,7 +325,7 @@ export class StreamableHttpTransport implements Transport {
   #reissue(requestId: RequestId): boolean {
     const again = this.#ledger.reissue(requestId, this.#link.limits.maxReconnects);
     if (!again) return false;
-    this.#track(this.#send(again));
+    void this.#send(again);
     return true;
   }
 
@@ -409,7 +428,14 @@ export class StreamableHttpTransport implements Transport {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.#abort.abort(new ConnectionClosedError("Transport closed"));
-      await Promise.allSettled([...this.#tasks]);
+      // A POST may still start a stream it tracks; wait until neither kind is left.
+      while (this.#tasks.size > 0 || this.#posting > 0) {
+        const posted = this.#posting > 0
+          ? new Promise<void>((resolve) => this.#idle = resolve)
+          : undefined;
+        await Promise.allSettled([...this.#tasks, posted]);
+        this.#idle = undefined;
+      }
       await this.#session.end();
       try {
         this.#incoming.close();
