@@ -32,6 +32,9 @@ export function callRunner(call: () => Promise<unknown>, close: () => Promise<vo
   };
 }
 
+/** What a contender is asked to run: steady calls on its connection, or cold ones on a fresh one. */
+export type RunMode = "sequential" | "concurrent" | "coldSequential" | "coldConcurrent";
+
 /** Calls per second of one run of `calls` calls. */
 export async function rate(calls: number, run: (calls: number) => Promise<void>): Promise<number> {
   const start = performance.now();
@@ -76,11 +79,14 @@ const NEWLINE = 0x0a;
 class LineReader {
   readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
   readonly #decoder = new TextDecoder();
+  /** Who reads, for the error when the stream ends. */
+  readonly #label: string;
   #buffer: Uint8Array = new Uint8Array(0);
   #start = 0;
 
-  constructor(stream: ReadableStream<Uint8Array>) {
+  constructor(stream: ReadableStream<Uint8Array>, label: string) {
     this.#reader = stream.getReader();
+    this.#label = label;
   }
 
   async next(): Promise<string> {
@@ -92,7 +98,7 @@ class LineReader {
         return line;
       }
       const { value, done } = await this.#reader.read();
-      if (done) throw new Error("Bare loop: the server closed stdout");
+      if (done) throw new Error(`${this.#label}: the other side closed the pipe`);
       const rest = this.#buffer.subarray(this.#start);
       // Only copy when a line straddles two reads; the usual read holds whole lines.
       if (rest.length === 0) {
@@ -136,7 +142,7 @@ export async function bareLoop(server: ServerCommand): Promise<Runner> {
     stderr: "inherit",
   }).spawn();
   const writer = child.stdin.getWriter();
-  const lines = new LineReader(child.stdout);
+  const lines = new LineReader(child.stdout, "Bare loop");
   const encoder = new TextEncoder();
   let nextId = 1;
   const send = (method: string, params: Record<string, unknown>, id?: number): Promise<void> => {
@@ -187,4 +193,106 @@ export async function bareLoop(server: ServerCommand): Promise<Runner> {
       if (!status.success) throw new Error(`Bare loop: server exited with ${status.code}`);
     },
   };
+}
+
+/** The first word of every line a contender process answers on stdout; other lines are ignored. */
+const ANSWER = "@rate ";
+
+/**
+ * The contender side of {@link ContenderProcess}: runs in a process of its own and takes one
+ * command per line on stdin: `warmup N` (connects if needed and runs N calls each way), a
+ * {@link RunMode} and a count (answered with the calls per second measured), or `close`. Cold
+ * modes connect afresh for that run alone; the others reuse one connection, made on first use.
+ */
+export async function serveContender(connect: () => Promise<Runner>): Promise<void> {
+  const commands = new LineReader(Deno.stdin.readable, "Contender");
+  const encoder = new TextEncoder();
+  let steady: Runner | undefined;
+  const answer = (text: string) => Deno.stdout.write(encoder.encode(`${ANSWER}${text}\n`));
+  try {
+    while (true) {
+      const [command, count] = (await commands.next()).split(" ");
+      const calls = Number(count);
+      if (command === "close") break;
+      if (command === "warmup") {
+        steady ??= await connect();
+        await steady.sequential(calls);
+        await steady.concurrent(calls);
+        await answer("0");
+      } else if (command === "coldSequential" || command === "coldConcurrent") {
+        const fresh = await connect();
+        try {
+          const kind = command === "coldSequential" ? "sequential" : "concurrent";
+          await answer(String(await rate(calls, (n) => fresh[kind](n))));
+        } finally {
+          await fresh.close();
+        }
+      } else if (command === "sequential" || command === "concurrent") {
+        steady ??= await connect();
+        const runner = steady;
+        await answer(String(await rate(calls, (n) => runner[command](n))));
+      } else {
+        throw new Error(`Contender: unknown command ${JSON.stringify(command)}`);
+      }
+    }
+  } finally {
+    await steady?.close();
+    await commands.cancel();
+  }
+}
+
+/**
+ * A contender in a process of its own, so that no contender shares a heap, a JIT or a connection
+ * pool with another: what one allocates is collected on its own time, as in real use, where a
+ * client never shares its process with a bare loop or another client. The process runs `script`
+ * with `args`, and the script calls {@link serveContender}. Rounds still alternate the
+ * contenders back to back, and the others wait idle on their stdin while one runs.
+ */
+export class ContenderProcess {
+  readonly #child: Deno.ChildProcess;
+  readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
+  readonly #answers: LineReader;
+  readonly #name: string;
+  readonly #encoder = new TextEncoder();
+
+  /** Starts `script` with `args` under the benchmark's import map. */
+  constructor(name: string, script: URL, args: readonly string[]) {
+    this.#name = name;
+    this.#child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--allow-all",
+        "--config",
+        new URL("../tests/deno.json", import.meta.url).pathname,
+        script.pathname,
+        ...args,
+      ],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "inherit",
+    }).spawn();
+    this.#writer = this.#child.stdin.getWriter();
+    this.#answers = new LineReader(this.#child.stdout, `Contender ${name}`);
+  }
+
+  /** Runs `calls` calls in `mode` and resolves with the calls per second the process measured. */
+  async rate(mode: RunMode | "warmup", calls: number): Promise<number> {
+    await this.#writer.write(this.#encoder.encode(`${mode} ${calls}\n`));
+    while (true) {
+      const line = await this.#answers.next();
+      if (!line.startsWith(ANSWER)) continue; // something the contender's code printed
+      const value = Number(line.slice(ANSWER.length));
+      if (!Number.isFinite(value)) throw new Error(`Contender ${this.#name} answered ${line}`);
+      return value;
+    }
+  }
+
+  /** Closes the contender's connection and waits for its process to end. */
+  async close(): Promise<void> {
+    await this.#writer.write(this.#encoder.encode("close\n")).catch(() => {});
+    await this.#writer.close().catch(() => {});
+    const status = await this.#child.status;
+    await this.#answers.cancel();
+    if (!status.success) throw new Error(`Contender ${this.#name} exited with ${status.code}`);
+  }
 }

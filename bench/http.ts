@@ -3,16 +3,29 @@
 // StreamableHTTPClientTransport and a bare fetch loop (no client at all: what fetch itself gets
 // from the server: the limit), in the same run. This client runs once per revision, 2025-11-25
 // (as the SDK speaks) and 2026-07-28, each beside a bare loop sending what that revision asks of
-// every request. Targets: ≥ 0.9× the bare loop sequentially with JSON answers, and ≥ 1.5× the
-// SDK in every mode.
+// every request. Each contender runs in a process of its own (this file again, with --contender),
+// driven from here: sequential rounds alternate the contenders in slices of calls. Targets:
+// ≥ 0.9× the bare loop sequentially with JSON answers, and ≥ 1.5× the SDK in every mode.
 
 import { Client as SdkV2Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client, StreamableHttpTransport } from "../mod.ts";
-import { callRunner, formatTable, median, pairedRatio, rate, type Runner } from "./_bench_util.ts";
+import {
+  callRunner,
+  ContenderProcess,
+  formatTable,
+  median,
+  pairedRatio,
+  type Runner,
+  serveContender,
+} from "./_bench_util.ts";
 
 const SERVER = new URL("../testdata/http/fast_http.ts", import.meta.url).pathname;
+/** This file: each contender runs it again in a process of its own (`--contender i --url u`). */
+const SELF = new URL(import.meta.url);
 const CLIENT_INFO = { name: "bench", version: "1.0.0" };
 const TARGET = 1.5;
+/** How many slices a round's calls are cut into, the contenders alternating slice by slice. */
+const SLICES = 10;
 /** Sequential JSON calls, as a fraction of the bare fetch loop. */
 const LIMIT_TARGET = 0.9;
 
@@ -154,15 +167,20 @@ const CONTENDERS: HttpContender[] = [
   { name: OURS, era: "2026-07-28", connect: (url) => ours(url, "2026-07-28") },
 ];
 
+/** Each contender in a process of its own, alternating round by round. */
 async function measure(mode: "json" | "sse", options: Options) {
   const server = await startServer(mode);
-  const runners: Runner[] = [];
+  const processes: ContenderProcess[] = [];
   try {
-    for (const contender of CONTENDERS) {
-      const runner = await contender.connect(server.url);
-      runners.push(runner);
-      await runner.sequential(100);
-      await runner.concurrent(100);
+    for (const [i, contender] of CONTENDERS.entries()) {
+      const process = new ContenderProcess(`${contender.name} ${contender.era}`, SELF, [
+        "--contender",
+        String(i),
+        "--url",
+        server.url,
+      ]);
+      processes.push(process);
+      await process.rate("warmup", 100);
     }
     const samples = CONTENDERS.map(() => ({
       sequential: [] as number[],
@@ -170,11 +188,26 @@ async function measure(mode: "json" | "sse", options: Options) {
     }));
     for (let round = 1; round <= options.rounds; round++) {
       for (const kind of ["sequential", "concurrent"] as const) {
-        for (const [i, runner] of runners.entries()) {
-          const perSecond = await rate(options.calls, (n) => runner[kind](n));
+        // Sequential calls run in slices, the contenders alternating slice by slice, so that
+        // drift in machine load within a round hits every contender alike. Concurrent calls
+        // stay whole: slicing them would change how many are in flight.
+        const slices = kind === "sequential"
+          ? Math.max(1, Math.min(SLICES, Math.floor(options.calls / 50)))
+          : 1;
+        const slice = Math.ceil(options.calls / slices);
+        const seconds = processes.map(() => 0);
+        for (let s = 0; s < slices; s++) {
+          // Each slice starts with the next contender, so that none always runs first.
+          for (let k = 0; k < processes.length; k++) {
+            const i = (s + k) % processes.length;
+            seconds[i]! += slice / await processes[i]!.rate(kind, slice);
+          }
+        }
+        for (const [i, contender] of CONTENDERS.entries()) {
+          const perSecond = (slice * slices) / seconds[i]!;
           samples[i]![kind].push(perSecond);
           console.error(
-            `${mode} round ${round} ${kind} ${CONTENDERS[i]!.name} ${CONTENDERS[i]!.era}: ${
+            `${mode} round ${round} ${kind} ${contender.name} ${contender.era}: ${
               Math.round(perSecond)
             } calls/s`,
           );
@@ -189,7 +222,7 @@ async function measure(mode: "json" | "sse", options: Options) {
       samples: samples[i]!,
     }));
   } finally {
-    for (const runner of runners) await runner.close();
+    for (const process of processes) await process.close();
     await server.close();
   }
 }
@@ -208,7 +241,17 @@ function versus(a: Measured, b: Measured, kind: "sequential" | "concurrent"): nu
   return pairedRatio(a.samples[kind], b.samples[kind]);
 }
 
-if (import.meta.main) {
+if (import.meta.main && Deno.args[0] === "--contender") {
+  const contender = CONTENDERS[Number(Deno.args[1])];
+  const url = Deno.args[3];
+  if (!contender || Deno.args[2] !== "--url" || !url) {
+    console.error(
+      `Usage (internal): bench/http.ts --contender <0-${CONTENDERS.length - 1}> --url <URL>`,
+    );
+    Deno.exit(2);
+  }
+  await serveContender(() => contender.connect(url));
+} else if (import.meta.main) {
   const options = parseOptions(Deno.args);
   const report: Record<string, unknown> = {
     calls: options.calls,

@@ -2,7 +2,9 @@
 // and the official SDK v1 and v2 clients, in the same run, against two servers with the same
 // answers: the Deno fast fixture, which joins the answers to one stdin chunk into one write, and
 // a Node server writing each answer on its own, as real servers do. Cold is a fresh connection's
-// first calls (a fresh server too, for every contender alike), steady is after a warm-up.
+// first calls (a fresh server too, for every contender alike), steady is after a warm-up. Each
+// contender runs in a process of its own (this file again, with --contender), driven round by
+// round from here, so that none shares a heap, a JIT or a garbage collector with another.
 //
 // Usage: deno task bench:stdio [--calls N] [--cold N] [--rounds N] [--warmup N] [--json]
 // Progress goes to stderr; the table (or JSON with --json) to stdout.
@@ -16,11 +18,12 @@ import {
   bareLoop,
   callRunner,
   type Contender,
+  ContenderProcess,
   formatTable,
   median,
   pairedRatio,
-  rate,
   type Runner,
+  serveContender,
   type ServerCommand,
   serverCommand,
 } from "./_bench_util.ts";
@@ -182,48 +185,72 @@ async function runs(command: string): Promise<boolean> {
   }
 }
 
-async function measure(server: ServerCommand, options: Options): Promise<Result[]> {
+/** How many slices a round's steady sequential calls are cut into (see measure). */
+const SLICES = 10;
+
+/** This file: each contender runs it again in a process of its own (`--contender i --server j`). */
+const SELF = new URL(import.meta.url);
+
+/**
+ * Every contender in a process of its own (a fresh server per cold run, one kept for the steady
+ * runs), alternating round by round.
+ */
+async function measure(serverIndex: number, options: Options): Promise<Result[]> {
   const log = (line: string) => console.error(line);
   const samples = CONTENDERS.map(() =>
     Object.fromEntries(MODES.map((mode) => [mode, [] as number[]])) as Record<Mode, number[]>
   );
-  // Cold: a fresh connection (and server) per round and mode; its first calls are the measure.
-  for (let round = 1; round <= options.rounds; round++) {
-    for (const mode of ["sequential", "concurrent"] as const) {
-      for (const [i, contender] of CONTENDERS.entries()) {
-        const runner = await contender.connect(server);
-        try {
-          const perSecond = await rate(options.cold, (n) => runner[mode](n));
-          samples[i]![mode === "sequential" ? "coldSequential" : "coldConcurrent"].push(perSecond);
-          log(`round ${round} cold ${mode} ${contender.name}: ${Math.round(perSecond)} calls/s`);
-        } finally {
-          await runner.close();
-        }
-      }
-    }
-  }
-  const runners: Runner[] = [];
+  const processes: ContenderProcess[] = [];
   try {
-    for (const contender of CONTENDERS) {
-      const runner = await contender.connect(server);
-      runners.push(runner);
-      // Warm up both paths: the JIT, and lazy setup such as the tool listing this client does
-      // before its first call, must not count.
-      await runner.sequential(options.warmup);
-      await runner.concurrent(options.warmup);
+    for (const [i, contender] of CONTENDERS.entries()) {
+      processes.push(
+        new ContenderProcess(contender.name, SELF, [
+          "--contender",
+          String(i),
+          "--server",
+          String(serverIndex),
+        ]),
+      );
     }
-    // Rounds interleave the contenders, so drift in machine load hits all of them alike.
+    // Cold: a fresh connection (and server) per round and mode; its first calls are the measure.
     for (let round = 1; round <= options.rounds; round++) {
-      for (const mode of ["sequential", "concurrent"] as const) {
-        for (const [i, runner] of runners.entries()) {
-          const perSecond = await rate(options.calls, (n) => runner[mode](n));
+      for (const mode of ["coldSequential", "coldConcurrent"] as const) {
+        for (const [i, process] of processes.entries()) {
+          const perSecond = await process.rate(mode, options.cold);
           samples[i]![mode].push(perSecond);
           log(`round ${round} ${mode} ${CONTENDERS[i]!.name}: ${Math.round(perSecond)} calls/s`);
         }
       }
     }
+    // Warm up both paths: the JIT, and lazy setup such as the tool listing this client does
+    // before its first call, must not count.
+    for (const process of processes) await process.rate("warmup", options.warmup);
+    for (let round = 1; round <= options.rounds; round++) {
+      for (const mode of ["sequential", "concurrent"] as const) {
+        // Sequential calls run in slices, the contenders alternating slice by slice (each slice
+        // started by the next one), so that drift in machine load within a round hits every
+        // contender alike. Concurrent calls stay whole: slicing them would change how many are
+        // in flight.
+        const slices = mode === "sequential"
+          ? Math.max(1, Math.min(SLICES, Math.floor(options.calls / 50)))
+          : 1;
+        const slice = Math.ceil(options.calls / slices);
+        const seconds = processes.map(() => 0);
+        for (let s = 0; s < slices; s++) {
+          for (let k = 0; k < processes.length; k++) {
+            const i = (s + k) % processes.length;
+            seconds[i]! += slice / await processes[i]!.rate(mode, slice);
+          }
+        }
+        for (const [i, contender] of CONTENDERS.entries()) {
+          const perSecond = (slice * slices) / seconds[i]!;
+          samples[i]![mode].push(perSecond);
+          log(`round ${round} ${mode} ${contender.name}: ${Math.round(perSecond)} calls/s`);
+        }
+      }
+    }
   } finally {
-    for (const runner of runners) await runner.close();
+    for (const process of processes) await process.close();
   }
   return CONTENDERS.map((contender, i) => ({
     name: contender.name,
@@ -303,16 +330,24 @@ function printTable(summary: Summary): void {
   }
 }
 
-if (import.meta.main) {
+if (import.meta.main && Deno.args[0] === "--contender") {
+  const contender = CONTENDERS[Number(Deno.args[1])];
+  const server = SERVERS[Number(Deno.args[3])];
+  if (!contender || Deno.args[2] !== "--server" || !server) {
+    console.error("Usage (internal): bench/stdio.ts --contender <i> --server <j>");
+    Deno.exit(2);
+  }
+  await serveContender(() => contender.connect(server));
+} else if (import.meta.main) {
   const options = parseArgs(Deno.args);
   const servers: ServerSummary[] = [];
-  for (const server of SERVERS) {
+  for (const [index, server] of SERVERS.entries()) {
     if (!(await runs(server.command))) {
       console.error(`Skipping ${server.name}: "${server.command}" does not run here`);
       continue;
     }
     console.error(`== ${server.name}`);
-    servers.push(summarize(server.name, await measure(server, options)));
+    servers.push(summarize(server.name, await measure(index, options)));
   }
   const summary: Summary = {
     calls: options.calls,
