@@ -183,7 +183,13 @@ export function jsonRpcLines(
       // (part of a line, or lines that are not messages), or only messages handed straight to
       // the reader, must not end the pull.
       const before = queued;
+      let chunks = 0;
       while (queued === before) {
+        // After a chunk whose messages went straight to the reader, let what they woke up run
+        // first: a caller whose answer just arrived sends its next request within a few promise
+        // turns, and its write then goes out before the next read is issued rather than behind
+        // it (the read's system call sat on every sequential call's path, ~8 µs of ~80).
+        if (chunks++ > 0) { for (let turn = 0; turn < TURNS_BEFORE_READ; turn++) await null; }
         const chunk = await read.next();
         if (chunk === undefined) break;
         splitter.push(chunk);
@@ -200,6 +206,8 @@ export function jsonRpcLines(
 }
 
 const READ_BYTES = 64 * 1024;
+/** Promise turns given to the reader's continuations before the next read (see jsonRpcLines). */
+const TURNS_BEFORE_READ = 4;
 
 /**
  * Chunks of `source`, `undefined` at its end. A byte stream (what Deno gives for a process's

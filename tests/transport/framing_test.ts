@@ -190,3 +190,47 @@ Deno.test("jsonRpcLines hands messages to a direct hook once the queue is empty,
   for await (const message of stream) order.push(`read ${(message as { id: number }).id}`);
   assert.deepStrictEqual(order, ["read 1", "read 2", "hook 3", "hook 4", "hook 5"]);
 });
+
+Deno.test("jsonRpcLines lets a hook's continuation run before it asks the source for more", async () => {
+  // A caller whose answer arrives sends its next request a few promise turns later; that write
+  // must not queue behind the next read of the pipe.
+  const events: string[] = [];
+  const chunks = [
+    bytes('{"jsonrpc":"2.0","id":1,"result":{}}\n'),
+    bytes('{"jsonrpc":"2.0","id":2,"result":{}}\n'),
+  ];
+  let next = 0;
+  const source = new ReadableStream({
+    type: "bytes",
+    pull(controller) {
+      events.push(`read ${next + 1}`);
+      const chunk = chunks[next++];
+      if (chunk === undefined) {
+        controller.close();
+        controller.byobRequest?.respond(0);
+        return;
+      }
+      const view = controller.byobRequest!.view!;
+      new Uint8Array(view.buffer, view.byteOffset, view.byteLength).set(chunk);
+      controller.byobRequest!.respond(chunk.byteLength);
+    },
+  });
+  const stream = jsonRpcLines(source, 1024, () => {}, {
+    onMessage: () => (message) => {
+      const id = (message as { id: number }).id;
+      events.push(`answer ${id}`);
+      // what a caller does once awakened: two turns later, it sends again
+      void Promise.resolve().then(() => null).then(() => void events.push(`send after ${id}`));
+    },
+  });
+  for await (const _ of stream) assert.fail("every message goes to the hook");
+  assert.deepStrictEqual(events, [
+    "read 1",
+    "answer 1",
+    "send after 1",
+    "read 2",
+    "answer 2",
+    "send after 2",
+    "read 3",
+  ]);
+});
