@@ -75,18 +75,31 @@ export function formatTable(rows: readonly string[][]): string {
 
 const NEWLINE = 0x0a;
 
-/** Reads newline-delimited lines from a byte stream, one `next()` at a time. */
+/** What a read asks for at most: Deno's default for pipes. */
+const READ_BYTES = 64 * 1024;
+
+/**
+ * Reads newline-delimited lines from a byte stream, one `next()` at a time. A byte stream (what
+ * Deno gives for a process's pipes) is read into one reused buffer, as the fastest client would;
+ * only a line cut by a read is copied.
+ */
 class LineReader {
-  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #byob: ReadableStreamBYOBReader | undefined;
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   readonly #decoder = new TextDecoder();
   /** Who reads, for the error when the stream ends. */
   readonly #label: string;
+  #storage = new ArrayBuffer(READ_BYTES);
   #buffer: Uint8Array = new Uint8Array(0);
   #start = 0;
 
   constructor(stream: ReadableStream<Uint8Array>, label: string) {
-    this.#reader = stream.getReader();
     this.#label = label;
+    try {
+      this.#byob = stream.getReader({ mode: "byob" });
+    } catch {
+      this.#reader = stream.getReader(); // not a byte stream
+    }
   }
 
   async next(): Promise<string> {
@@ -97,11 +110,11 @@ class LineReader {
         this.#start = end + 1;
         return line;
       }
-      const { value, done } = await this.#reader.read();
-      if (done) throw new Error(`${this.#label}: the other side closed the pipe`);
-      const rest = this.#buffer.subarray(this.#start);
-      // Only copy when a line straddles two reads; the usual read holds whole lines.
-      if (rest.length === 0) {
+      // The rest of a line cut by the last read, copied before the next read reuses the buffer.
+      const rest = this.#start < this.#buffer.length ? this.#buffer.slice(this.#start) : undefined;
+      const value = await this.#read();
+      if (value === undefined) throw new Error(`${this.#label}: the other side closed the pipe`);
+      if (rest === undefined) {
         this.#buffer = value;
       } else {
         this.#buffer = new Uint8Array(rest.length + value.length);
@@ -112,8 +125,19 @@ class LineReader {
     }
   }
 
+  async #read(): Promise<Uint8Array | undefined> {
+    if (this.#byob) {
+      const { value, done } = await this.#byob.read(new Uint8Array(this.#storage));
+      if (done || !value) return undefined;
+      this.#storage = value.buffer as ArrayBuffer;
+      return value;
+    }
+    const { value, done } = await this.#reader!.read();
+    return done ? undefined : value;
+  }
+
   async cancel(): Promise<void> {
-    await this.#reader.cancel().catch(() => {});
+    await (this.#byob ?? this.#reader)!.cancel().catch(() => {});
   }
 }
 
@@ -171,8 +195,10 @@ export async function bareLoop(server: ServerCommand): Promise<Runner> {
   return {
     async sequential(calls: number): Promise<void> {
       for (let i = 0; i < calls; i++) {
-        await call();
+        // The answer is read while the write completes: nothing waits for the write by itself.
+        const written = call();
         await receive();
+        await written;
       }
     },
     async concurrent(calls: number): Promise<void> {
@@ -295,4 +321,26 @@ export class ContenderProcess {
     await this.#answers.cancel();
     if (!status.success) throw new Error(`Contender ${this.#name} exited with ${status.code}`);
   }
+}
+
+/**
+ * Runs `mode` on every contender `times` times, `calls` calls a run, the contenders taking turns
+ * (each pass started by the next one, so that none always runs first), and returns each one's
+ * calls per second over all its runs. Drift in machine load within the passes hits every
+ * contender alike, and short runs (a few dozen milliseconds) are measured more than once.
+ */
+export async function alternate(
+  processes: readonly ContenderProcess[],
+  mode: RunMode,
+  calls: number,
+  times: number,
+): Promise<number[]> {
+  const seconds = processes.map(() => 0);
+  for (let pass = 0; pass < times; pass++) {
+    for (let k = 0; k < processes.length; k++) {
+      const i = (pass + k) % processes.length;
+      seconds[i]! += calls / await processes[i]!.rate(mode, calls);
+    }
+  }
+  return seconds.map((total) => (calls * times) / total);
 }

@@ -10,6 +10,7 @@
 import { Client as SdkV2Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client, StreamableHttpTransport } from "../mod.ts";
 import {
+  alternate,
   callRunner,
   ContenderProcess,
   formatTable,
@@ -26,6 +27,8 @@ const CLIENT_INFO = { name: "bench", version: "1.0.0" };
 const TARGET = 1.5;
 /** How many slices a round's calls are cut into, the contenders alternating slice by slice. */
 const SLICES = 10;
+/** How many concurrent runs make one round. */
+const CONCURRENT_RUNS = 3;
 /** Sequential JSON calls, as a fraction of the bare fetch loop. */
 const LIMIT_TARGET = 0.9;
 
@@ -188,27 +191,17 @@ async function measure(mode: "json" | "sse", options: Options) {
     }));
     for (let round = 1; round <= options.rounds; round++) {
       for (const kind of ["sequential", "concurrent"] as const) {
-        // Sequential calls run in slices, the contenders alternating slice by slice, so that
-        // drift in machine load within a round hits every contender alike. Concurrent calls
-        // stay whole: slicing them would change how many are in flight.
-        const slices = kind === "sequential"
-          ? Math.max(1, Math.min(SLICES, Math.floor(options.calls / 50)))
-          : 1;
-        const slice = Math.ceil(options.calls / slices);
-        const seconds = processes.map(() => 0);
-        for (let s = 0; s < slices; s++) {
-          // Each slice starts with the next contender, so that none always runs first.
-          for (let k = 0; k < processes.length; k++) {
-            const i = (s + k) % processes.length;
-            seconds[i]! += slice / await processes[i]!.rate(kind, slice);
-          }
-        }
+        // Sequential calls run in slices, the contenders taking turns slice by slice, so that
+        // drift in machine load within a round hits every contender alike. Concurrent runs stay
+        // whole (slicing them would change how many calls are in flight) and are repeated.
+        const rates = kind === "sequential"
+          ? await alternate(processes, kind, Math.ceil(options.calls / SLICES), SLICES)
+          : await alternate(processes, kind, options.calls, CONCURRENT_RUNS);
         for (const [i, contender] of CONTENDERS.entries()) {
-          const perSecond = (slice * slices) / seconds[i]!;
-          samples[i]![kind].push(perSecond);
+          samples[i]![kind].push(rates[i]!);
           console.error(
             `${mode} round ${round} ${kind} ${contender.name} ${contender.era}: ${
-              Math.round(perSecond)
+              Math.round(rates[i]!)
             } calls/s`,
           );
         }

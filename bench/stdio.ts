@@ -15,6 +15,7 @@ import { Client as SdkV2Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport as SdkV2StdioTransport } from "@modelcontextprotocol/client/stdio";
 import { Client, StdioTransport } from "../mod.ts";
 import {
+  alternate,
   bareLoop,
   callRunner,
   type Contender,
@@ -187,6 +188,9 @@ async function runs(command: string): Promise<boolean> {
 
 /** How many slices a round's steady sequential calls are cut into (see measure). */
 const SLICES = 10;
+/** How many steady concurrent runs, and how many cold runs of each mode, make one round. */
+const CONCURRENT_RUNS = 3;
+const COLD_RUNS = 3;
 
 /** This file: each contender runs it again in a process of its own (`--contender i --server j`). */
 const SELF = new URL(import.meta.url);
@@ -212,13 +216,14 @@ async function measure(serverIndex: number, options: Options): Promise<Result[]>
         ]),
       );
     }
-    // Cold: a fresh connection (and server) per round and mode; its first calls are the measure.
+    // Cold: a fresh connection (and server) per run; its first calls are the measure. A cold
+    // run lasts a few dozen milliseconds, so each round takes several.
     for (let round = 1; round <= options.rounds; round++) {
       for (const mode of ["coldSequential", "coldConcurrent"] as const) {
-        for (const [i, process] of processes.entries()) {
-          const perSecond = await process.rate(mode, options.cold);
-          samples[i]![mode].push(perSecond);
-          log(`round ${round} ${mode} ${CONTENDERS[i]!.name}: ${Math.round(perSecond)} calls/s`);
+        const rates = await alternate(processes, mode, options.cold, COLD_RUNS);
+        for (const [i, contender] of CONTENDERS.entries()) {
+          samples[i]![mode].push(rates[i]!);
+          log(`round ${round} ${mode} ${contender.name}: ${Math.round(rates[i]!)} calls/s`);
         }
       }
     }
@@ -227,25 +232,15 @@ async function measure(serverIndex: number, options: Options): Promise<Result[]>
     for (const process of processes) await process.rate("warmup", options.warmup);
     for (let round = 1; round <= options.rounds; round++) {
       for (const mode of ["sequential", "concurrent"] as const) {
-        // Sequential calls run in slices, the contenders alternating slice by slice (each slice
-        // started by the next one), so that drift in machine load within a round hits every
-        // contender alike. Concurrent calls stay whole: slicing them would change how many are
-        // in flight.
-        const slices = mode === "sequential"
-          ? Math.max(1, Math.min(SLICES, Math.floor(options.calls / 50)))
-          : 1;
-        const slice = Math.ceil(options.calls / slices);
-        const seconds = processes.map(() => 0);
-        for (let s = 0; s < slices; s++) {
-          for (let k = 0; k < processes.length; k++) {
-            const i = (s + k) % processes.length;
-            seconds[i]! += slice / await processes[i]!.rate(mode, slice);
-          }
-        }
+        // Sequential calls run in slices, the contenders taking turns slice by slice. Concurrent
+        // runs stay whole (slicing them would change how many calls are in flight) and are
+        // repeated instead.
+        const rates = mode === "sequential"
+          ? await alternate(processes, mode, Math.ceil(options.calls / SLICES), SLICES)
+          : await alternate(processes, mode, options.calls, CONCURRENT_RUNS);
         for (const [i, contender] of CONTENDERS.entries()) {
-          const perSecond = (slice * slices) / seconds[i]!;
-          samples[i]![mode].push(perSecond);
-          log(`round ${round} ${mode} ${contender.name}: ${Math.round(perSecond)} calls/s`);
+          samples[i]![mode].push(rates[i]!);
+          log(`round ${round} ${mode} ${contender.name}: ${Math.round(rates[i]!)} calls/s`);
         }
       }
     }
@@ -302,7 +297,10 @@ function printTable(summary: Summary): void {
   console.log(
     `tools/call "echo" over stdio: the first ${summary.cold} calls of a fresh connection (cold) ` +
       `and ${summary.calls} calls after a warm-up (steady), median of ${summary.rounds} ` +
-      `round(s), Deno ${summary.deno}, ${summary.os}; × bare is the median of round-by-round ratios`,
+      `round(s) (each: ${COLD_RUNS} cold runs of each kind, the steady sequential calls in ` +
+      `${SLICES} slices, ${CONCURRENT_RUNS} steady concurrent runs, the contenders taking turns, ` +
+      `each in its own process), Deno ${summary.deno}, ${summary.os}; ` +
+      `× bare is the median of round-by-round ratios`,
   );
   for (const server of summary.servers) {
     const rows = [["contender", ...SHOWN.flatMap((mode) => [LABELS[mode], "spread", "× bare"])]];
