@@ -277,15 +277,21 @@ export class StreamableHttpTransport implements Transport {
       }
     } catch (error) {
       if (this.#closing) return;
-      if (request && error instanceof ErrorBody) {
-        this.#deliver({ jsonrpc: "2.0", id: request.id, error: error.error });
-      } else if (request) {
-        this.onRequestError?.(this.#ledger.forget(request.id), error as Error);
-      } else {
+      try {
+        if (request && error instanceof ErrorBody) {
+          this.#deliver({ jsonrpc: "2.0", id: request.id, error: error.error });
+        } else if (request) {
+          this.onRequestError?.(this.#ledger.forget(request.id), error as Error);
+        } else {
+          throw error;
+        }
+      } catch (failure) {
+        // Nothing awaits this POST: what cannot reach the request becomes a diagnostic rather
+        // than an unhandled rejection.
         this.#diagnose({
           kind: "unexpected-message",
           message: `Could not send ${"method" in message ? message.method : "a response"}: ${
-            (error as Error).message
+            (failure as Error).message
           }`,
         });
       }

@@ -350,3 +350,23 @@ for (
     assert.equal((await fx.client.listTools()).length, 1); // still connected
   });
 }
+
+Deno.test("a POST failure the session cannot take becomes a diagnostic, not an unhandled rejection", async () => {
+  const reported = Promise.withResolvers<Diagnostic>();
+  const transport = new StreamableHttpTransport({
+    url: "http://127.0.0.1:9/mcp",
+    fetch: () => Promise.reject(new TypeError("connection refused")),
+    onDiagnostic: (diagnostic) => reported.resolve(diagnostic),
+  });
+  let asked = 0;
+  transport.onRequestError = () => {
+    asked++;
+    throw new Error("a faulty session sink");
+  };
+  await transport.start();
+  await transport.send({ jsonrpc: "2.0", id: 1, method: "ping" });
+  const diagnostic = await reported.promise;
+  await transport.close();
+  assert.equal(asked, 1);
+  assert.match(diagnostic.message, /Could not send ping: a faulty session sink/);
+});
