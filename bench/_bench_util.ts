@@ -344,3 +344,24 @@ export async function alternate(
   }
   return seconds.map((total) => (calls * times) / total);
 }
+
+/** How many slices a round's steady sequential calls are cut into, the contenders taking turns. */
+export const SLICES = 10;
+/** How many steady concurrent runs make one round. */
+export const CONCURRENT_RUNS = 3;
+
+/**
+ * One round of steady calls, `calls` per contender: sequential calls in {@link SLICES} slices,
+ * the contenders taking turns slice by slice, so that drift in machine load within the round hits
+ * every contender alike; concurrent runs whole (slicing them would change how many calls are in
+ * flight), {@link CONCURRENT_RUNS} times.
+ */
+export function steadyRound(
+  processes: readonly ContenderProcess[],
+  mode: "sequential" | "concurrent",
+  calls: number,
+): Promise<number[]> {
+  return mode === "sequential"
+    ? alternate(processes, mode, Math.ceil(calls / SLICES), SLICES)
+    : alternate(processes, mode, calls, CONCURRENT_RUNS);
+}

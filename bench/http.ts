@@ -10,7 +10,6 @@
 import { Client as SdkV2Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client, StreamableHttpTransport } from "../mod.ts";
 import {
-  alternate,
   callRunner,
   ContenderProcess,
   formatTable,
@@ -18,6 +17,7 @@ import {
   pairedRatio,
   type Runner,
   serveContender,
+  steadyRound,
 } from "./_bench_util.ts";
 
 const SERVER = new URL("../testdata/http/fast_http.ts", import.meta.url).pathname;
@@ -25,10 +25,6 @@ const SERVER = new URL("../testdata/http/fast_http.ts", import.meta.url).pathnam
 const SELF = new URL(import.meta.url);
 const CLIENT_INFO = { name: "bench", version: "1.0.0" };
 const TARGET = 1.5;
-/** How many slices a round's calls are cut into, the contenders alternating slice by slice. */
-const SLICES = 10;
-/** How many concurrent runs make one round. */
-const CONCURRENT_RUNS = 3;
 /** Sequential JSON calls, as a fraction of the bare fetch loop. */
 const LIMIT_TARGET = 0.9;
 
@@ -191,12 +187,7 @@ async function measure(mode: "json" | "sse", options: Options) {
     }));
     for (let round = 1; round <= options.rounds; round++) {
       for (const kind of ["sequential", "concurrent"] as const) {
-        // Sequential calls run in slices, the contenders taking turns slice by slice, so that
-        // drift in machine load within a round hits every contender alike. Concurrent runs stay
-        // whole (slicing them would change how many calls are in flight) and are repeated.
-        const rates = kind === "sequential"
-          ? await alternate(processes, kind, Math.ceil(options.calls / SLICES), SLICES)
-          : await alternate(processes, kind, options.calls, CONCURRENT_RUNS);
+        const rates = await steadyRound(processes, kind, options.calls);
         for (const [i, contender] of CONTENDERS.entries()) {
           samples[i]![kind].push(rates[i]!);
           console.error(

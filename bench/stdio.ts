@@ -18,6 +18,7 @@ import {
   alternate,
   bareLoop,
   callRunner,
+  CONCURRENT_RUNS,
   type Contender,
   ContenderProcess,
   formatTable,
@@ -27,6 +28,8 @@ import {
   serveContender,
   type ServerCommand,
   serverCommand,
+  SLICES,
+  steadyRound,
 } from "./_bench_util.ts";
 
 const FAST = decodeURIComponent(new URL("../testdata/servers/fast.ts", import.meta.url).pathname);
@@ -186,10 +189,7 @@ async function runs(command: string): Promise<boolean> {
   }
 }
 
-/** How many slices a round's steady sequential calls are cut into (see measure). */
-const SLICES = 10;
-/** How many steady concurrent runs, and how many cold runs of each mode, make one round. */
-const CONCURRENT_RUNS = 3;
+/** How many cold runs of each kind make one round (a cold run lasts a few dozen milliseconds). */
 const COLD_RUNS = 3;
 
 /** This file: each contender runs it again in a process of its own (`--contender i --server j`). */
@@ -232,12 +232,7 @@ async function measure(serverIndex: number, options: Options): Promise<Result[]>
     for (const process of processes) await process.rate("warmup", options.warmup);
     for (let round = 1; round <= options.rounds; round++) {
       for (const mode of ["sequential", "concurrent"] as const) {
-        // Sequential calls run in slices, the contenders taking turns slice by slice. Concurrent
-        // runs stay whole (slicing them would change how many calls are in flight) and are
-        // repeated instead.
-        const rates = mode === "sequential"
-          ? await alternate(processes, mode, Math.ceil(options.calls / SLICES), SLICES)
-          : await alternate(processes, mode, options.calls, CONCURRENT_RUNS);
+        const rates = await steadyRound(processes, mode, options.calls);
         for (const [i, contender] of CONTENDERS.entries()) {
           samples[i]![mode].push(rates[i]!);
           log(`round ${round} ${mode} ${contender.name}: ${Math.round(rates[i]!)} calls/s`);
