@@ -12,7 +12,7 @@ import {
   setStandardHeaders,
 } from "./_mcp_headers.ts";
 import type { RequestGate } from "./_http_gate.ts";
-import { followWithinOrigin } from "./_redirect.ts";
+import { fetchWithinOrigin } from "./_redirect.ts";
 import { META } from "../protocol.ts";
 
 /** The options of the transport with their defaults filled in, resolved once. */
@@ -182,25 +182,18 @@ export class HttpChannel {
     if (version !== undefined) headers["mcp-protocol-version"] = version;
     if (declared && message) this.#modernHeaders(message, headers);
     if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
-    const init = { method, headers, body: body ?? null, signal, redirect: "manual" as const };
-    let response: Response;
     try {
-      response = await this.#fetch(this.url, init);
+      return await fetchWithinOrigin(this.#fetch, this.url, {
+        method,
+        headers,
+        body: body ?? null,
+        signal,
+      });
     } catch (error) {
-      return this.#failed(error, method, signal);
+      // Only fetch's own failures are rewritten; a wrapped fetch's typed errors pass as they are.
+      if (signal.aborted || !(error instanceof TypeError)) throw error;
+      throw networkError(error, method, this.url);
     }
-    // Redirects are followed here rather than by a fetchWithinOrigin around the fetch, so that
-    // an answer that is no redirect (the usual one) costs no promise turn of its own.
-    const followed = followWithinOrigin(this.#fetch, this.url, init, response);
-    return followed instanceof Response
-      ? followed
-      : followed.catch((error) => this.#failed(error, method, signal));
-  }
-
-  /** Only fetch's own failures are rewritten; a wrapped fetch's typed errors pass as they are. */
-  #failed(error: unknown, method: string, signal: AbortSignal): never {
-    if (signal.aborted || !(error instanceof TypeError)) throw error;
-    throw networkError(error, method, this.url);
   }
 
   /** Mcp-Method, Mcp-Name and the Mcp-Param-* headers of a tools/call (revision 2026-07-28). */

@@ -18,22 +18,8 @@ export function fetchWithinOrigin(
 ): Promise<Response> {
   const manual = { ...init, redirect: "manual" as const };
   return fetchFn(url, manual).then((response) =>
-    followWithinOrigin(fetchFn, url, manual, response)
+    REDIRECTS.has(response.status) ? follow(fetchFn, url, manual, response) : response
   );
-}
-
-/**
- * What {@link fetchWithinOrigin} does once the first answer is in, for a caller that fetched
- * `url` itself with `redirect: "manual"`: an answer that is no redirect is returned as it is, with
- * no turn; a redirect is followed within the origin.
- */
-export function followWithinOrigin(
-  fetchFn: typeof fetch,
-  url: URL,
-  init: RequestInit & { method: string; redirect: "manual" },
-  response: Response,
-): Response | Promise<Response> {
-  return REDIRECTS.has(response.status) ? follow(fetchFn, url, init, response) : response;
 }
 
 async function follow(

@@ -119,9 +119,6 @@ export class StreamableHttpTransport implements Transport {
   readonly #onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined;
   readonly #abort = new AbortController();
   readonly #tasks = new Set<Promise<unknown>>();
-  /** POSTs under way (see #send), and what close() waits on for them to end. */
-  #posting = 0;
-  #idle: (() => void) | undefined;
   /** Whether the session still waits for a request: asked before a queued POST goes out. */
   readonly #wanted = (id: RequestId): boolean => this.#ledger.isWaiting(id);
   /** The handshake message in flight, which what is sent meanwhile waits for. */
@@ -244,7 +241,7 @@ export class StreamableHttpTransport implements Transport {
         out = { ...message, params: { ...message.params, requestId: current } };
       }
     }
-    const sending = this.#send(out);
+    const sending = this.#track(this.#send(out));
     // The handshake goes out in order; everything after it may overlap.
     if (method !== "initialize" && method !== "notifications/initialized") return SENT;
     const settled = sending.then(() => {}, () => {});
@@ -256,17 +253,15 @@ export class StreamableHttpTransport implements Transport {
 
   /**
    * POSTs one message and hands on its answer. Never rejects: a failure reaches the session as
-   * the request's error or as a diagnostic. Counted in {@link #posting} until it ends, so that
-   * close() waits for it (a counter, not a tracked promise: one call per message).
+   * the request's error or as a diagnostic.
    */
   async #send(message: JsonRpcMessage): Promise<void> {
-    this.#posting++;
     const request = "method" in message && "id" in message ? message as JsonRpcRequest : undefined;
+    if (request) {
+      this.#ledger.add(request, declaredVersion(request) !== undefined);
+      if (request.method === "initialize") this.#session.rememberInitialize(request);
+    }
     try {
-      if (request) {
-        this.#ledger.add(request, declaredVersion(request) !== undefined);
-        if (request.method === "initialize") this.#session.rememberInitialize(request);
-      }
       const unlimited = this.#serving.size > 0;
       const response = await post(this.#link, this.#session, message, this.#wanted, unlimited);
       if (!response) return void this.#ledger.forget(request!.id); // cancelled while queued
@@ -286,8 +281,7 @@ export class StreamableHttpTransport implements Transport {
           throw error;
         }
       } catch (failure) {
-        // Nothing awaits this POST: what cannot reach the request becomes a diagnostic rather
-        // than an unhandled rejection.
+        // Nothing awaits this POST: what cannot reach the request is reported, not lost.
         this.#diagnose({
           kind: "unexpected-message",
           message: `Could not send ${"method" in message ? message.method : "a response"}: ${
@@ -295,8 +289,6 @@ export class StreamableHttpTransport implements Transport {
           }`,
         });
       }
-    } finally {
-      if (--this.#posting === 0) this.#idle?.();
     }
   }
 
@@ -331,7 +323,7 @@ export class StreamableHttpTransport implements Transport {
   #reissue(requestId: RequestId): boolean {
     const again = this.#ledger.reissue(requestId, this.#link.limits.maxReconnects);
     if (!again) return false;
-    void this.#send(again);
+    this.#track(this.#send(again));
     return true;
   }
 
@@ -434,14 +426,7 @@ export class StreamableHttpTransport implements Transport {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.#abort.abort(new ConnectionClosedError("Transport closed"));
-      // A POST may still start a stream it tracks; wait until neither kind is left.
-      while (this.#tasks.size > 0 || this.#posting > 0) {
-        const posted = this.#posting > 0
-          ? new Promise<void>((resolve) => this.#idle = resolve)
-          : undefined;
-        await Promise.allSettled([...this.#tasks, posted]);
-        this.#idle = undefined;
-      }
+      await Promise.allSettled([...this.#tasks]);
       await this.#session.end();
       try {
         this.#incoming.close();

@@ -351,7 +351,7 @@ for (
   });
 }
 
-Deno.test("a POST failure the session cannot take becomes a diagnostic, not an unhandled rejection", async () => {
+Deno.test("a POST failure the session cannot take is reported as a diagnostic, not lost", async () => {
   const reported = Promise.withResolvers<Diagnostic>();
   const transport = new StreamableHttpTransport({
     url: "http://127.0.0.1:9/mcp",
