@@ -5,7 +5,7 @@
 
 import type { CompletionReference, Prompt, Resource, ResourceTemplate, Tool } from "../types.ts";
 import { UnknownToolError } from "./errors.ts";
-import { refusal } from "./_filter.ts";
+import { toolRefusal } from "../config/policy.ts";
 import type { ManagedServer } from "./_server.ts";
 import { assignQualifiedNames, type NameRequest } from "./_names.ts";
 
@@ -42,7 +42,7 @@ export class ItemIndex {
     if (!this.#tools) {
       this.#tools = this.#build(
         (server) => server.tools,
-        (server, tool) => server.enabled && !refusal(server.config, tool.name),
+        (server, tool) => server.enabled && !toolRefusal(server.config, tool.name),
       );
       this.#toolIndex = new Map(this.#tools.map((entry) => [entry.qualifiedName, entry]));
     }

@@ -19,7 +19,7 @@ import type {
   ResourceTemplate,
   Tool,
 } from "../types.ts";
-import { refusal } from "./_filter.ts";
+import { toolRefusal } from "../config/policy.ts";
 import { HealthCheck, IdleTimer } from "./_health.ts";
 import { ALL_KINDS, fetchLists, type ListKind, type Lists } from "./_lists.ts";
 import { Reconnection, resubscribe } from "./_reconnect.ts";
@@ -314,7 +314,7 @@ export class ManagedServer implements Lists {
     args: Record<string, unknown>,
     options: CallOptions,
   ): Promise<CallToolResult> {
-    const refused = refusal(this.config, tool);
+    const refused = toolRefusal(this.config, tool);
     if (refused) throw new ToolDeniedError(this.name, tool, refused.rule, refused.pattern);
     const { whileReconnecting: _w, waitTimeoutMs: _t, meta: incoming, ...request } = options;
     return await this.stats.track(

@@ -3,7 +3,7 @@
 // server that listed them. Listing reads no skill file.
 
 import { type LoadedSkill, Skills } from "../skills/skills.ts";
-import { refusal } from "./_filter.ts";
+import { toolRefusal } from "../config/policy.ts";
 import { assignQualifiedNames, type NameRequest } from "./_names.ts";
 import type { ManagedServer } from "./_server.ts";
 import { ServerUnavailableError, ToolDeniedError, UnknownToolError } from "./errors.ts";
@@ -29,7 +29,7 @@ export async function listSkills(
         const name = typeof entry.frontmatter?.name === "string"
           ? entry.frontmatter.name
           : String(entry.uri);
-        if (refusal(server.config, name)) continue;
+        if (toolRefusal(server.config, name)) continue;
         found.push({
           request: { server: server.name, name },
           server: server.name,
@@ -63,7 +63,7 @@ export async function loadSkill(
   if (!server?.client || !server.enabled) {
     throw new ServerUnavailableError(managed.server, server ? server.phase : "unknown");
   }
-  const refused = refusal(server.config, managed.name);
+  const refused = toolRefusal(server.config, managed.name);
   if (refused) {
     throw new ToolDeniedError(managed.server, managed.name, refused.rule, refused.pattern);
   }

@@ -30,6 +30,7 @@ export {
   type StdioServerConfig,
 } from "../config/config.ts";
 export { defaultConfigFiles, existingConfigFiles } from "../config/locations.ts";
+export { type ToolRefusal, toolRefusal } from "../config/policy.ts";
 export { ServerManager } from "./manager.ts";
 export { ServerUnavailableError, ToolDeniedError, UnknownToolError } from "./errors.ts";
 export { MAX_QUALIFIED_NAME_LENGTH, qualifiedToolName } from "./names.ts";
