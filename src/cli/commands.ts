@@ -3,7 +3,12 @@
 
 import type { Client, Diagnostic, JsonRpcMessage } from "../../mod.ts";
 import { type CliArgs, closest, UsageError } from "./args.ts";
-import { promptArguments, typedArguments, undeclaredArguments } from "./typed_arguments.ts";
+import {
+  promptArguments,
+  readArgsOption,
+  typedArguments,
+  undeclaredArguments,
+} from "./typed_arguments.ts";
 import {
   describeArguments,
   oneLine,
@@ -81,30 +86,6 @@ export function printJson(context: Context, value: unknown): void {
     text = JSON.stringify(shown);
   }
   context.out.stdout(text);
-}
-
-async function readArgsOption(value: string | undefined): Promise<Record<string, unknown>> {
-  if (value === undefined) return {};
-  let text = value;
-  if (value.startsWith("@")) {
-    try {
-      text = await Deno.readTextFile(value.slice(1));
-    } catch (error) {
-      throw new UsageError(
-        `Cannot read --args file "${value.slice(1)}": ${(error as Error).message}`,
-      );
-    }
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`Invalid --args JSON: ${(error as Error).message}`);
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new UsageError("Invalid --args: expected a JSON object");
-  }
-  return parsed as Record<string, unknown>;
 }
 
 function need(context: Context, count: number, usage: string): void {

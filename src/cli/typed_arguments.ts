@@ -35,6 +35,34 @@ export function promptArguments(pairs: readonly string[]): Record<string, string
 }
 
 /**
+ * The arguments of `--args`: a JSON object, given inline or as `@file.json`. A file that cannot
+ * be read, text that is not JSON, and JSON that is not an object are usage errors.
+ */
+export async function readArgsOption(value: string | undefined): Promise<Record<string, unknown>> {
+  if (value === undefined) return {};
+  let text = value;
+  if (value.startsWith("@")) {
+    try {
+      text = await Deno.readTextFile(value.slice(1));
+    } catch (error) {
+      throw new UsageError(
+        `Cannot read --args file "${value.slice(1)}": ${(error as Error).message}`,
+      );
+    }
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`Invalid --args JSON: ${(error as Error).message}`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new UsageError("Invalid --args: expected a JSON object");
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/**
  * `key=value` pairs as an object, each value made from its text by `value`. A pair without a key,
  * or a key given twice, is a usage error.
  */
