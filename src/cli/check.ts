@@ -8,6 +8,7 @@ import {
   Skills,
   SPEC_REVISIONS,
   SpecValidator,
+  type Tool,
 } from "../../mod.ts";
 import { UsageError } from "./args.ts";
 import type { Command, Context } from "./commands.ts";
@@ -92,7 +93,14 @@ async function checkTools(context: Context, report: CheckReport, options: Option
       }
     }
   }
+  policyFinding(context, report, tools);
   for (const name of context.args.call) {
+    // --call is a call like `tools call`: what the config's lists refuse is not sent.
+    const refused = context.policy?.refusal(name);
+    if (refused) {
+      report.add("problem", `call ${name}`, `${refused.message}; not called`);
+      continue;
+    }
     if (!seen.has(name)) {
       report.add("problem", `call ${name}`, "no such tool");
       continue;
@@ -108,6 +116,29 @@ async function checkTools(context: Context, report: CheckReport, options: Option
       result.isError ? "returned isError" : "ok",
     );
   }
+}
+
+/**
+ * How the config's allow and deny lists apply. `check` inspects the server itself, so every tool
+ * is still listed and checked; this says which of them the manager, the proxy and the other
+ * commands would refuse.
+ */
+function policyFinding(context: Context, report: CheckReport, tools: readonly Tool[]): void {
+  const policy = context.policy;
+  if (!policy) return;
+  const allowed = new Set(policy.allowed(tools));
+  const refused = tools.filter((tool) => !allowed.has(tool)).map((tool) => `"${tool.name}"`);
+  const named = refused.length === 0
+    ? ""
+    : `: ${refused.slice(0, 10).join(", ")}${
+      refused.length > 10 ? ` and ${refused.length - 10} more` : ""
+    }`;
+  report.add(
+    "ok",
+    "policy",
+    `${refused.length} of ${tools.length} tool(s) refused by the allow/deny lists of server ` +
+      `"${policy.server}" in ${policy.file}${named}`,
+  );
 }
 
 /** Resources and resource templates. */

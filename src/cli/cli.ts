@@ -21,6 +21,7 @@ import {
 import { VERSION } from "../version.ts";
 import { parseCli, UsageError } from "./args.ts";
 import { type Command, COMMANDS, type Context, type Output, runCommand } from "./commands.ts";
+import type { ToolPolicy } from "./_policy.ts";
 import { style } from "./format.ts";
 import { onStopSignals, SIGNAL_EXIT, type StopSignal } from "./_signals.ts";
 
@@ -131,8 +132,9 @@ Options:
   -h, --help         this help;  -V, --version  the version
 
 Exit codes:
-  0 success   1 the server returned an error (or a tool result with isError; check found a
-  problem; diff found a difference; verify found drift; a skill failed verification)
+  0 success   1 the server returned an error (or a tool result with isError; the config's
+  allow/deny lists refuse the tool; check found a problem; diff found a difference; verify found
+  drift; a skill failed verification)
   2 usage error   3 cannot connect or the transport failed   4 timeout
   5 authorization required   130 interrupted (Ctrl-C)   143 SIGTERM   129 SIGHUP
 
@@ -185,11 +187,22 @@ async function run(argv: readonly string[], state: { signalled?: StopSignal }): 
     if (offline !== undefined) return offline;
     let server = args.server;
     if (command.demoServer) server = command.demoServer();
+    let policy: ToolPolicy | undefined;
     if (args.config !== undefined || args.serverName !== undefined) {
-      const { applyConfig, configuredServer } = await import("./connect.ts");
-      const applied = applyConfig(args, await configuredServer(args, out));
+      const [{ applyConfig, configuredServer }, { ToolPolicy }] = await Promise.all([
+        import("./connect.ts"),
+        import("./_policy.ts"),
+      ]);
+      const configured = await configuredServer(args, out);
+      const applied = applyConfig(args, configured.config);
       args = applied.args;
       server = applied.server;
+      policy = await ToolPolicy.of(configured);
+      if (policy && command.toolsToCall) {
+        // Before the server is started, as the manager refuses a call without contacting it.
+        const positionals = args.words.slice(command.words.length);
+        for (const tool of await command.toolsToCall(positionals)) policy.check(tool);
+      }
     }
     if (server.length === 0 && args.url === undefined) {
       throw new UsageError(
@@ -238,6 +251,7 @@ async function run(argv: readonly string[], state: { signalled?: StopSignal }): 
       diagnostics,
       positionals: args.words.slice(command.words.length),
       wire,
+      policy,
     };
     const code = await runCommand(command, context);
     warnOfFaults();

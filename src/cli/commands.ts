@@ -1,8 +1,9 @@
 // The commands of mcp-inspect. Each prints a readable view, or with --json exactly one JSON
 // document: the protocol result.
 
-import type { Client, Diagnostic, JsonRpcMessage } from "../../mod.ts";
+import type { Client, Diagnostic, JsonRpcMessage, Tool } from "../../mod.ts";
 import { type CliArgs, closest, UsageError } from "./args.ts";
+import type { ToolPolicy } from "./_policy.ts";
 import {
   promptArguments,
   readArgsOption,
@@ -37,6 +38,8 @@ export interface Context {
   diagnostics: Diagnostic[];
   /** Every message of the connection, when the command asked for it (`recordWire`). */
   wire?: { sent: JsonRpcMessage[]; received: JsonRpcMessage[] } | undefined;
+  /** The allow and deny lists of the config entry the server came from, when it has any. */
+  policy?: ToolPolicy | undefined;
 }
 
 export interface Command {
@@ -53,6 +56,11 @@ export interface Command {
   handlesInterrupt?: boolean;
   /** Record every message of the connection in `context.wire`. */
   recordWire?: boolean;
+  /**
+   * The tools the command will call, known from its arguments: a configured server's lists
+   * refuse them before the server is started, as the manager refuses them without contacting it.
+   */
+  toolsToCall?: (positionals: readonly string[]) => Promise<string[]>;
 }
 
 /** Runs a command; its return value is the exit code. */
@@ -124,10 +132,18 @@ const info: Command = {
   },
 };
 
+/** The tools the config's lists allow (what the manager would offer); `note` says how many not. */
+async function allowedTools(context: Context, note: boolean): Promise<Tool[]> {
+  const listed = await context.client.listTools(requestOptions(context));
+  const { out, policy } = context;
+  const say = note ? (line: string) => out.stderr(out.errStyle.dim(line)) : undefined;
+  return policy ? policy.allowed(listed, say) : listed;
+}
+
 const toolsList: Command = {
   words: ["tools", "list"],
   async run(context) {
-    const tools = await context.client.listTools(requestOptions(context));
+    const tools = await allowedTools(context, true);
     if (context.args.json) printJson(context, { tools });
     else {
       context.out.stdout(
@@ -157,11 +173,15 @@ async function findByName<T extends { name: string }>(
 
 const toolsCall: Command = {
   words: ["tools", "call"],
+  toolsToCall: (positionals) => Promise.resolve(positionals.slice(0, 1)),
   async run(context) {
     need(context, 1, "tools call <name> [key=value ...]");
     const [name, ...pairs] = context.positionals as [string, ...string[]];
+    // Checked here too, not only before connecting: the shell runs this on an open connection.
+    context.policy?.check(name);
     const options = requestOptions(context);
-    const tool = await findByName("tool", await context.client.listTools(options), name);
+    // Among the allowed tools only: a refused one is no suggestion for a misspelt name.
+    const tool = await findByName("tool", await allowedTools(context, false), name);
     const args = {
       ...(await readArgsOption(context.args.args)),
       ...typedArguments(pairs, tool.inputSchema),

@@ -3,6 +3,7 @@
 
 import type { ClientOptions, JsonRpcMessage, Transport } from "../../mod.ts";
 import type { LoadedConfig, ServerConfig } from "../manager/mod.ts";
+import type { ConfiguredServer } from "./_policy.ts";
 // The modules mod.ts re-exports these from: mod.ts itself would load every dependency (YAML,
 // OAuth, OpenTelemetry) for a command that needs none. Config files, HTTP and OAuth are imported
 // when the command line asks for them.
@@ -125,9 +126,10 @@ export function buildClientOptions(
 
 /**
  * The server named by --config/--server: from the given file, or from the first of the usual
- * config files that has it (and the CLI says which file it used).
+ * config files that has it (and the CLI says which file it used). A disabled entry is a usage
+ * error: the user's config says not to run it, and the manager and the proxy would not.
  */
-export async function configuredServer(args: CliArgs, out: Output): Promise<ServerConfig> {
+export async function configuredServer(args: CliArgs, out: Output): Promise<ConfiguredServer> {
   const [{ ConfigError, loadConfig }, { existingConfigFiles }] = await Promise.all([
     import("../config/config.ts"),
     import("../config/locations.ts"),
@@ -166,10 +168,13 @@ export async function configuredServer(args: CliArgs, out: Output): Promise<Serv
         if (args.strict) throw new UsageError(`${warning.message} (--strict)`);
         out.stderr(`${out.errStyle.bold("warning:")} ${warning.message}`);
       }
+      if (config.disabled) {
+        throw new UsageError(`Server "${name}" is disabled in ${file}; enable it there to use it`);
+      }
       if (args.config === undefined) {
         out.stderr(out.errStyle.dim(`Using server "${name}" from ${file}`));
       }
-      return config;
+      return { name, file, config };
     }
     known.push(...names.map((n) => `${n} (${file})`));
   }

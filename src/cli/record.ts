@@ -42,6 +42,15 @@ export async function readRecording(file: string): Promise<Recording> {
 
 export const verify: Command = {
   words: ["verify"],
+  // verify sends the recorded calls again: a tool the config's lists refuse is not one of them.
+  async toolsToCall([file]) {
+    if (file === undefined) return [];
+    return (await readRecording(file)).messages.flatMap(({ dir, msg }) => {
+      if (dir !== "send" || !("method" in msg) || msg.method !== "tools/call") return [];
+      const name = msg.params?.name;
+      return typeof name === "string" ? [name] : [];
+    });
+  },
   async run(context) {
     const [file] = context.positionals;
     if (file === undefined) throw new UsageError("Usage: verify <recording> -- <server command>");

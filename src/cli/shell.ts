@@ -34,9 +34,11 @@ export function shellCommand(
     async run(context: Context): Promise<number> {
       const { client, out } = context;
       const names = commands.map((c) => c.words.join(" "));
-      const tools = client.serverCapabilities.tools
-        ? (await client.listTools({ signal: context.signal })).map((t) => t.name)
+      const listed = client.serverCapabilities.tools
+        ? await client.listTools({ signal: context.signal })
         : [];
+      // Completion offers what `tools call` may call: not what the config's lists refuse.
+      const tools = (context.policy?.allowed(listed) ?? listed).map((t) => t.name);
       const terminal = Deno.stdin.isTerminal();
       const rl = createInterface({
         input: process.stdin,
