@@ -21,6 +21,8 @@ import {
   type Transport,
 } from "../../mod.ts";
 import type { ServerConfig } from "../config/config.ts";
+import { toolRefusal } from "../config/policy.ts";
+import { ToolDeniedError } from "../manager/errors.ts";
 import { FileTokenStore, OAuthProvider, type TokenStore } from "../auth/mod.ts";
 import { VERSION } from "../version.ts";
 import { tracedFetch } from "./_login_trace.ts";
@@ -253,10 +255,14 @@ export class Hub implements AsyncDisposable {
     return this.#get(name).wire;
   }
 
-  /** Lists a server's tools, asking the server (the page always wants the current list). */
+  /**
+   * Lists a server's tools, asking the server (the page always wants the current list): those
+   * its config's allow and deny lists allow, as the manager and the proxy would offer them.
+   */
   async listTools(name: string): Promise<Tool[]> {
     const connection = this.#get(name);
-    const tools = await this.client(name).listTools({ bypassCache: true });
+    const listed = await this.client(name).listTools({ bypassCache: true });
+    const tools = listed.filter((tool) => !toolRefusal(connection.config, tool.name));
     connection.tools = new Map(tools.map((tool) => [tool.name, tool]));
     return tools;
   }
@@ -272,6 +278,12 @@ export class Hub implements AsyncDisposable {
     callId: string,
   ): Promise<{ result: JsonObject; outputIssues?: string[] }> {
     const connection = this.#get(name);
+    // The page lists no refused tool, but the API takes any name: refuse it here, unsent.
+    const refused = toolRefusal(connection.config, tool);
+    if (refused) {
+      const denied = new ToolDeniedError(name, tool, refused.rule, refused.pattern);
+      throw new HubError(denied.message, 403);
+    }
     const client = this.client(name);
     if (connection.calls.has(callId)) throw new HubError(`Call "${callId}" is running`, 409);
     const controller = new AbortController();
@@ -559,6 +571,11 @@ function checkedConfig(value: unknown): ServerConfig {
     ) throw new HubError(`"${key}" must be an object of strings`);
     return item as Record<string, string>;
   };
+  // Servers of a config file come through here too: without their lists, the page would offer
+  // and call the tools those lists hide from the manager and the proxy.
+  const allow = strings("allow");
+  const deny = strings("deny");
+  const policy = { ...(allow ? { allow } : {}), ...(deny ? { deny } : {}) };
   if (typeof config.command === "string" && config.command !== "") {
     const args = strings("args");
     const env = record("env");
@@ -569,6 +586,7 @@ function checkedConfig(value: unknown): ServerConfig {
       ...(args ? { args } : {}),
       ...(env ? { env } : {}),
       ...(cwd ? { cwd } : {}),
+      ...policy,
     };
   }
   if (typeof config.url === "string") {
@@ -586,7 +604,12 @@ function checkedConfig(value: unknown): ServerConfig {
     if (type !== undefined && type !== "http" && type !== "sse") {
       throw new HubError(`"type" must be "http" or "sse"`);
     }
-    return { url: url.href, ...(headers ? { headers } : {}), ...(type ? { type } : {}) };
+    return {
+      url: url.href,
+      ...(headers ? { headers } : {}),
+      ...(type ? { type } : {}),
+      ...policy,
+    };
   }
   throw new HubError("A server config needs a non-empty command or a url");
 }

@@ -265,3 +265,68 @@ Deno.test("ui: a running call is cancelled, and closing ends the live channel an
   // The live channel ends with the server instead of holding it open.
   assert.ok(await events.text());
 });
+
+/** The names of a tools/list answer. */
+function toolNames(answer: { body: { result: { name: string }[] } }): string[] {
+  return answer.body.result.map((tool) => tool.name);
+}
+
+Deno.test("ui: a server's allow and deny lists hide its tools, and a call of one is refused with 403, unsent", async () => {
+  const lists = { allow: ["e*", "add"], deny: ["elicit*", "env"] };
+  await using ui = InspectorUi.start({ servers: { listed: { ...EVERYTHING, ...lists } } });
+  await waitFor(ui, "listed", "connected");
+  assert.deepEqual(toolNames(await api(ui, "tools/list", { server: "listed" })), [
+    "echo",
+    "add",
+    "error",
+  ]);
+  const call = (name: string, callId: string) =>
+    api(ui, "tools/call", { server: "listed", name, arguments: {}, callId });
+  const denied = await call("env", "d1");
+  assert.equal(denied.status, 403);
+  assert.equal(
+    denied.body.error.message,
+    `Tool "env" of server "listed" is refused: it matches the deny list ("env")`,
+  );
+  const unlisted = await call("whoami", "d2");
+  assert.equal(unlisted.status, 403);
+  assert.match(unlisted.body.error.message, /"whoami" .* refused: it is not in the allow list$/);
+  const wire = await api(ui, "wire", { server: "listed" });
+  const calls = (wire.body.result as { msg: { method?: string } }[])
+    .filter((entry) => entry.msg.method === "tools/call");
+  assert.deepEqual(calls, [], "a refused call reached the server");
+  const echo = await api(ui, "tools/call", {
+    server: "listed",
+    name: "echo",
+    arguments: { text: "hi" },
+    callId: "a1",
+  });
+  assert.equal(echo.status, 200, JSON.stringify(echo.body));
+});
+
+Deno.test("ui: a server added from the page keeps the allow and deny lists it is given, checked like args", async () => {
+  await using ui = InspectorUi.start();
+  const add = (config: Record<string, unknown>) =>
+    api(ui, "servers/add", { name: "added", config: { ...EVERYTHING, ...config } });
+  const text = await add({ deny: "env" });
+  assert.equal(text.status, 400);
+  assert.match(text.body.error.message, /"deny" must be an array of strings/);
+  const numbers = await add({ allow: ["echo", 1] });
+  assert.match(numbers.body.error.message, /"allow" must be an array of strings/);
+  assert.equal((await add({ allow: ["add", "echo"], deny: ["e*"] })).status, 200);
+  await waitFor(ui, "added", "connected");
+  assert.deepEqual(toolNames(await api(ui, "tools/list", { server: "added" })), ["add"]);
+  const denied = await api(ui, "tools/call", {
+    server: "added",
+    name: "echo",
+    arguments: { text: "hi" },
+    callId: "d1",
+  });
+  assert.equal(denied.status, 403);
+  assert.match(denied.body.error.message, /matches the deny list \("e\*"\)/);
+  const remote = await api(ui, "servers/add", {
+    name: "remote",
+    config: { url: "http://127.0.0.1:1/mcp", deny: [{}] },
+  });
+  assert.match(remote.body.error.message, /"deny" must be an array of strings/);
+});
