@@ -1,5 +1,8 @@
-// Shared pieces of the stdio benchmark: the contender contract, timing, and the bare loop that
-// speaks JSON lines to the server with no client at all, the limit clients are measured against.
+// Shared pieces of the stdio and HTTP benchmarks: the contender contract, timing, contenders in
+// processes of their own, and the bare loop that speaks JSON lines to the server with no client at
+// all, the limit clients are measured against.
+
+import process from "node:process";
 
 /** One contender, connected and ready: it knows how to run N calls either way. */
 export interface Runner {
@@ -225,16 +228,37 @@ export async function bareLoop(server: ServerCommand): Promise<Runner> {
 const ANSWER = "@rate ";
 
 /**
+ * What a contender measured of one run: calls per second, and the CPU time its own process spent
+ * per call (all its threads; not the server's). The rate is what the targets are about; the CPU
+ * time shows where it goes, and moves far less from run to run than the rate of round trips
+ * between two processes does.
+ */
+export interface Sample {
+  rate: number;
+  cpuMicros: number;
+}
+
+/** Runs `calls` calls and measures them: the wall clock for the rate, getrusage for the CPU. */
+async function sample(calls: number, run: (calls: number) => Promise<void>): Promise<Sample> {
+  const before = process.cpuUsage();
+  const measured = await rate(calls, run);
+  const used = process.cpuUsage(before);
+  return { rate: measured, cpuMicros: (used.user + used.system) / calls };
+}
+
+/**
  * The contender side of {@link ContenderProcess}: runs in a process of its own and takes one
  * command per line on stdin: `warmup N` (connects if needed and runs N calls each way), a
- * {@link RunMode} and a count (answered with the calls per second measured), or `close`. Cold
- * modes connect afresh for that run alone; the others reuse one connection, made on first use.
+ * {@link RunMode} and a count (answered with the calls per second and the CPU microseconds per
+ * call measured), or `close`. Cold modes connect afresh for that run alone (the connection is not
+ * measured, its first calls are); the others reuse one connection, made on first use.
  */
 export async function serveContender(connect: () => Promise<Runner>): Promise<void> {
   const commands = new LineReader(Deno.stdin.readable, "Contender");
   const encoder = new TextEncoder();
   let steady: Runner | undefined;
-  const answer = (text: string) => Deno.stdout.write(encoder.encode(`${ANSWER}${text}\n`));
+  const answer = ({ rate, cpuMicros }: Sample) =>
+    Deno.stdout.write(encoder.encode(`${ANSWER}${rate} ${cpuMicros}\n`));
   try {
     while (true) {
       const [command, count] = (await commands.next()).split(" ");
@@ -244,19 +268,19 @@ export async function serveContender(connect: () => Promise<Runner>): Promise<vo
         steady ??= await connect();
         await steady.sequential(calls);
         await steady.concurrent(calls);
-        await answer("0");
+        await answer({ rate: 0, cpuMicros: 0 });
       } else if (command === "coldSequential" || command === "coldConcurrent") {
         const fresh = await connect();
         try {
           const kind = command === "coldSequential" ? "sequential" : "concurrent";
-          await answer(String(await rate(calls, (n) => fresh[kind](n))));
+          await answer(await sample(calls, (n) => fresh[kind](n)));
         } finally {
           await fresh.close();
         }
       } else if (command === "sequential" || command === "concurrent") {
         steady ??= await connect();
         const runner = steady;
-        await answer(String(await rate(calls, (n) => runner[command](n))));
+        await answer(await sample(calls, (n) => runner[command](n)));
       } else {
         throw new Error(`Contender: unknown command ${JSON.stringify(command)}`);
       }
@@ -301,15 +325,17 @@ export class ContenderProcess {
     this.#answers = new LineReader(this.#child.stdout, `Contender ${name}`);
   }
 
-  /** Runs `calls` calls in `mode` and resolves with the calls per second the process measured. */
-  async rate(mode: RunMode | "warmup", calls: number): Promise<number> {
+  /** Runs `calls` calls in `mode` and resolves with what the process measured of them. */
+  async run(mode: RunMode | "warmup", calls: number): Promise<Sample> {
     await this.#writer.write(this.#encoder.encode(`${mode} ${calls}\n`));
     while (true) {
       const line = await this.#answers.next();
       if (!line.startsWith(ANSWER)) continue; // something the contender's code printed
-      const value = Number(line.slice(ANSWER.length));
-      if (!Number.isFinite(value)) throw new Error(`Contender ${this.#name} answered ${line}`);
-      return value;
+      const [rate, cpuMicros] = line.slice(ANSWER.length).split(" ").map(Number);
+      if (!Number.isFinite(rate) || !Number.isFinite(cpuMicros)) {
+        throw new Error(`Contender ${this.#name} answered ${line}`);
+      }
+      return { rate: rate!, cpuMicros: cpuMicros! };
     }
   }
 
@@ -325,24 +351,30 @@ export class ContenderProcess {
 
 /**
  * Runs `mode` on every contender `times` times, `calls` calls a run, the contenders taking turns
- * (each pass started by the next one, so that none always runs first), and returns each one's
- * calls per second over all its runs. Drift in machine load within the passes hits every
- * contender alike, and short runs (a few dozen milliseconds) are measured more than once.
+ * (each pass started by the next one, the first pass by contender `first`, so that none always
+ * runs first), and returns each one's
+ * calls per second and CPU per call over all its runs. Drift in machine load within the passes
+ * hits every contender alike, and short runs (a few dozen milliseconds) are measured more than
+ * once.
  */
 export async function alternate(
   processes: readonly ContenderProcess[],
   mode: RunMode,
   calls: number,
   times: number,
-): Promise<number[]> {
+  first = 0,
+): Promise<Sample[]> {
   const seconds = processes.map(() => 0);
+  const cpu = processes.map(() => 0);
   for (let pass = 0; pass < times; pass++) {
     for (let k = 0; k < processes.length; k++) {
-      const i = (pass + k) % processes.length;
-      seconds[i]! += calls / await processes[i]!.rate(mode, calls);
+      const i = (first + pass + k) % processes.length;
+      const { rate, cpuMicros } = await processes[i]!.run(mode, calls);
+      seconds[i]! += calls / rate;
+      cpu[i]! += cpuMicros;
     }
   }
-  return seconds.map((total) => (calls * times) / total);
+  return seconds.map((total, i) => ({ rate: (calls * times) / total, cpuMicros: cpu[i]! / times }));
 }
 
 /** How many slices a round's steady sequential calls are cut into, the contenders taking turns. */
@@ -360,7 +392,7 @@ export function steadyRound(
   processes: readonly ContenderProcess[],
   mode: "sequential" | "concurrent",
   calls: number,
-): Promise<number[]> {
+): Promise<Sample[]> {
   return mode === "sequential"
     ? alternate(processes, mode, Math.ceil(calls / SLICES), SLICES)
     : alternate(processes, mode, calls, CONCURRENT_RUNS);

@@ -4,7 +4,9 @@
 // from the server: the limit), in the same run. This client runs once per revision, 2025-11-25
 // (as the SDK speaks) and 2026-07-28, each beside a bare loop sending what that revision asks of
 // every request. Each contender runs in a process of its own (this file again, with --contender),
-// driven from here: sequential rounds alternate the contenders in slices of calls. Targets:
+// driven from here and started afresh every round: sequential rounds alternate the contenders in
+// slices of calls. The bare loop runs twice for 2025-11-25: the second row shows how far apart
+// identical code measures. Targets:
 // ≥ 0.9× the bare loop sequentially with JSON answers, and ≥ 1.5× the SDK in every mode.
 
 import { Client as SdkV2Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -137,11 +139,18 @@ async function ours(url: string, era: Era): Promise<Runner> {
 }
 
 const OURS = "mcp-inspect";
+const BARE_AGAIN = "bare fetch again";
 const SDK = "sdk v2 2.4.0";
 
 const CONTENDERS: HttpContender[] = [
   {
     name: "bare fetch",
+    era: "2025-11-25",
+    connect: (url) => bareFetch(url, "2025-11-25"),
+  },
+  {
+    // The limit once more, in another process: how far apart identical code measures.
+    name: BARE_AGAIN,
     era: "2025-11-25",
     connect: (url) => bareFetch(url, "2025-11-25"),
   },
@@ -166,36 +175,47 @@ const CONTENDERS: HttpContender[] = [
   { name: OURS, era: "2026-07-28", connect: (url) => ours(url, "2026-07-28") },
 ];
 
-/** Each contender in a process of its own, alternating round by round. */
+/**
+ * Each contender in a process of its own, started afresh for every round (identical loops in
+ * long-lived processes differ for a whole run by as much as the gaps measured), alternating.
+ */
 async function measure(mode: "json" | "sse", options: Options) {
   const server = await startServer(mode);
-  const processes: ContenderProcess[] = [];
+  const samples = CONTENDERS.map(() => ({
+    sequential: [] as number[],
+    concurrent: [] as number[],
+  }));
+  const cpu = CONTENDERS.map(() => ({
+    sequential: [] as number[],
+    concurrent: [] as number[],
+  }));
   try {
-    for (const [i, contender] of CONTENDERS.entries()) {
-      const process = new ContenderProcess(`${contender.name} ${contender.era}`, SELF, [
-        "--contender",
-        String(i),
-        "--url",
-        server.url,
-      ]);
-      processes.push(process);
-      await process.rate("warmup", 100);
-    }
-    const samples = CONTENDERS.map(() => ({
-      sequential: [] as number[],
-      concurrent: [] as number[],
-    }));
     for (let round = 1; round <= options.rounds; round++) {
-      for (const kind of ["sequential", "concurrent"] as const) {
-        const rates = await steadyRound(processes, kind, options.calls);
-        for (const [i, contender] of CONTENDERS.entries()) {
-          samples[i]![kind].push(rates[i]!);
-          console.error(
-            `${mode} round ${round} ${kind} ${contender.name} ${contender.era}: ${
-              Math.round(rates[i]!)
-            } calls/s`,
-          );
+      const processes = CONTENDERS.map((contender, i) =>
+        new ContenderProcess(`${contender.name} ${contender.era}`, SELF, [
+          "--contender",
+          String(i),
+          "--url",
+          server.url,
+        ])
+      );
+      try {
+        for (const process of processes) await process.run("warmup", 100);
+        for (const kind of ["sequential", "concurrent"] as const) {
+          const measured = await steadyRound(processes, kind, options.calls);
+          for (const [i, contender] of CONTENDERS.entries()) {
+            const { rate, cpuMicros } = measured[i]!;
+            samples[i]![kind].push(rate);
+            cpu[i]![kind].push(cpuMicros);
+            console.error(
+              `${mode} round ${round} ${kind} ${contender.name} ${contender.era}: ${
+                Math.round(rate)
+              } calls/s, ${cpuMicros.toFixed(1)} µs CPU/call`,
+            );
+          }
         }
+      } finally {
+        for (const process of processes) await process.close();
       }
     }
     return CONTENDERS.map((c, i) => ({
@@ -204,9 +224,9 @@ async function measure(mode: "json" | "sse", options: Options) {
       sequential: median(samples[i]!.sequential),
       concurrent: median(samples[i]!.concurrent),
       samples: samples[i]!,
+      cpuMicros: cpu[i]!,
     }));
   } finally {
-    for (const process of processes) await process.close();
     await server.close();
   }
 }
@@ -218,6 +238,8 @@ interface Measured {
   concurrent: number;
   /** Every round's calls per second, in the order the rounds ran. */
   samples: { sequential: number[]; concurrent: number[] };
+  /** Every round's CPU time of the contender's process per call, in microseconds. */
+  cpuMicros: { sequential: number[]; concurrent: number[] };
 }
 
 /** `a` over `b`, as the median of their round-by-round ratios. */
@@ -249,8 +271,10 @@ if (import.meta.main && Deno.args[0] === "--contender") {
     "contender",
     "sequential/s",
     "× limit",
+    "CPU µs",
     "concurrent/s",
     "× limit",
+    "CPU µs",
   ]];
   const verdicts: string[] = [];
   for (const mode of ["json", "sse"] as const) {
@@ -265,8 +289,10 @@ if (import.meta.main && Deno.args[0] === "--contender") {
         r.name,
         Math.round(r.sequential).toLocaleString("en"),
         versus(r, limit, "sequential").toFixed(2),
+        median(r.cpuMicros.sequential).toFixed(1),
         Math.round(r.concurrent).toLocaleString("en"),
         versus(r, limit, "concurrent").toFixed(2),
+        median(r.cpuMicros.concurrent).toFixed(1),
       ]);
     }
     for (const era of ["2025-11-25", "2026-07-28"] as const) {
@@ -297,7 +323,7 @@ if (import.meta.main && Deno.args[0] === "--contender") {
   else {
     console.log(
       `\n${options.calls} calls of tools/call "echo" over Streamable HTTP, median of ${options.rounds} round(s); ` +
-        `each contender beside the bare fetch loop of the revision it speaks; × limit is the median of round-by-round ratios\n`,
+        `each contender beside the bare fetch loop of the revision it speaks; × limit is the median of round-by-round ratios; CPU µs is what the contender's process spent per call (all threads, median)\n`,
     );
     console.log(formatTable(rows));
     console.log(`\n${verdicts.join("\n")}`);

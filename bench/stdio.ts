@@ -1,10 +1,15 @@
 // Throughput of tools/call over stdio: a bare JSON-lines loop (the machine's limit), this client,
 // and the official SDK v1 and v2 clients, in the same run, against two servers with the same
 // answers: the Deno fast fixture, which joins the answers to one stdin chunk into one write, and
-// a Node server writing each answer on its own, as real servers do. Cold is a fresh connection's
-// first calls (a fresh server too, for every contender alike), steady is after a warm-up. Each
-// contender runs in a process of its own (this file again, with --contender), driven round by
-// round from here, so that none shares a heap, a JIT or a garbage collector with another.
+// a Node server writing each answer on its own, as real servers do. Each contender runs in a
+// process of its own (this file again, with --contender), started afresh for every round and
+// driven from here, so that none shares a heap, a JIT or a garbage collector with another. In
+// each round: a fresh process's first calls (the JIT and every lazy load count), a warm-up, cold
+// runs (a fresh connection's first calls, to a fresh server, for every contender alike), then
+// steady runs on the warm-up's connection. Beside calls per second, each contender reports the
+// CPU time its process spent per call. Two rows are no contenders: the bare loop run a second
+// time, which shows how far apart identical code measures, and this client's transport alone,
+// which shows where its time goes.
 //
 // Usage: deno task bench:stdio [--calls N] [--cold N] [--rounds N] [--warmup N] [--json]
 // Progress goes to stderr; the table (or JSON with --json) to stdout.
@@ -13,7 +18,13 @@ import { Client as SdkV1Client } from "@modelcontextprotocol/sdk/client/index.js
 import { StdioClientTransport as SdkV1StdioTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Client as SdkV2Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport as SdkV2StdioTransport } from "@modelcontextprotocol/client/stdio";
-import { Client, StdioTransport } from "../mod.ts";
+import {
+  Client,
+  type JsonObject,
+  type JsonRpcMessage,
+  type RequestId,
+  StdioTransport,
+} from "../mod.ts";
 import {
   alternate,
   bareLoop,
@@ -25,6 +36,7 @@ import {
   median,
   pairedRatio,
   type Runner,
+  type Sample,
   serveContender,
   type ServerCommand,
   serverCommand,
@@ -45,8 +57,8 @@ const SERVERS: readonly (ServerCommand & { name: string })[] = [
   { name: "one_write.mjs (Node, one write per message)", command: "node", args: [ONE_WRITE] },
 ];
 
-/** Targets for this client, as fractions of the bare loop. */
-const TARGETS: Ratios = {
+/** Targets for this client, as fractions of the bare loop (none for a fresh process's calls). */
+const TARGETS: Record<Shown, number> = {
   sequential: 0.95,
   concurrent: 0.85,
   coldSequential: 0.95,
@@ -54,11 +66,67 @@ const TARGETS: Ratios = {
 };
 
 const BARE = "bare loop";
+/** The bare loop again, in a process of its own: how far apart identical code measures. */
+const BARE_AGAIN = "bare loop again";
 const OURS = "mcp-inspect";
 const SESSION_ONLY = "mcp-inspect request()";
+const TRANSPORT_ONLY = "StdioTransport alone";
+/**
+ * Rows that are no contenders of their own: the bare loop again (what the harness can resolve)
+ * and the layers of this client (where its time goes).
+ */
+const LAYERS = [BARE_AGAIN, SESSION_ONLY, TRANSPORT_ONLY];
+
+/**
+ * This client's transport under the least a caller must add: an id per request and a map from id
+ * to the waiting caller; no session, timeouts, cancellation or checks. Against the bare loop, it
+ * shows what the transport costs; against `request()`, what the session costs.
+ */
+async function transportAlone(server: ServerCommand): Promise<Runner> {
+  const transport = new StdioTransport(server);
+  await transport.start();
+  const waiting = new Map<RequestId, (message: JsonRpcMessage) => void>();
+  transport.onMessage = (message) => {
+    if ("method" in message || message.id === null || message.id === undefined) return;
+    const answered = waiting.get(message.id);
+    waiting.delete(message.id);
+    answered?.(message);
+  };
+  // The readable stream only carries the end of the connection once onMessage is set.
+  const reader = transport.readable.getReader();
+  const ended = (async () => {
+    while (!(await reader.read()).done);
+  })().catch(() => {});
+  let nextId = 1;
+  const request = (method: string, params: JsonObject): Promise<void> => {
+    const id = nextId++;
+    const answer = new Promise<void>((resolve, reject) => {
+      waiting.set(id, (message) => {
+        if ("result" in message) resolve();
+        else reject(new Error(`${TRANSPORT_ONLY}: ${JSON.stringify(message)}`));
+      });
+    });
+    transport.send({ jsonrpc: "2.0", id, method, params }).catch(() => {});
+    return answer;
+  };
+  await request("initialize", {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: CLIENT_INFO,
+  });
+  await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  return callRunner(
+    () => request("tools/call", { name: "echo", arguments: { text: "hi" } }),
+    async () => {
+      await transport.close();
+      await ended;
+    },
+  );
+}
 
 const CONTENDERS: readonly Contender[] = [
   { name: BARE, connect: (server) => bareLoop(server) },
+  { name: BARE_AGAIN, connect: (server) => bareLoop(server) },
   {
     name: OURS,
     async connect(server): Promise<Runner> {
@@ -68,6 +136,7 @@ const CONTENDERS: readonly Contender[] = [
       return callRunner(() => client.callTool("echo", { text: "hi" }), () => client.close());
     },
   },
+  { name: TRANSPORT_ONLY, connect: transportAlone },
   {
     // Where this client's time goes: the same call through the session alone, without the
     // tools/call layer (result shape check, output schema lookup, task detection).
@@ -117,8 +186,16 @@ interface Options {
   json: boolean;
 }
 
-const MODES = ["sequential", "concurrent", "coldSequential", "coldConcurrent"] as const;
+const MODES = [
+  "sequential",
+  "concurrent",
+  "coldSequential",
+  "coldConcurrent",
+  "freshSequential",
+] as const;
 type Mode = typeof MODES[number];
+/** The modes of the main table, each with its target. */
+type Shown = Exclude<Mode, "freshSequential">;
 type Ratios = Record<Mode, number>;
 
 interface Summary {
@@ -128,22 +205,26 @@ interface Summary {
   warmup: number;
   deno: string;
   os: string;
-  targets: Ratios;
+  targets: Record<Shown, number>;
   servers: ServerSummary[];
 }
 
 interface ServerSummary {
   server: string;
-  meetsTargets: Record<Mode, boolean>;
+  meetsTargets: Record<Shown, boolean>;
   results: (Result & { vsBare: Ratios })[];
   /** This client's rate divided by each SDK's. */
   oursVs: Record<string, Ratios>;
 }
 
-/** Median calls per second of each mode over the rounds, and every round's. */
+/**
+ * Median calls per second of each mode over the rounds, and every round's; and the CPU time the
+ * contender's process spent per call, in microseconds, every round's.
+ */
 interface Result extends Ratios {
   name: string;
   samples: Record<Mode, number[]>;
+  cpuMicros: Record<Mode, number[]>;
 }
 
 function parseArgs(args: readonly string[]): Options {
@@ -196,56 +277,67 @@ const COLD_RUNS = 3;
 const SELF = new URL(import.meta.url);
 
 /**
- * Every contender in a process of its own (a fresh server per cold run, one kept for the steady
- * runs), alternating round by round.
+ * Every contender in a process of its own, started afresh for every round: identical bare loops
+ * in long-lived processes kept differing by up to 16% for a whole run (where each process and its
+ * server happened to land), as much as the gaps measured here; fresh processes each round turn
+ * that into round-to-round noise, which the median of the rounds absorbs. In each round: a
+ * warm-up, the cold runs (each on a fresh connection and server), then the steady runs on the
+ * warm-up's connection.
  */
 async function measure(serverIndex: number, options: Options): Promise<Result[]> {
   const log = (line: string) => console.error(line);
-  const samples = CONTENDERS.map(() =>
-    Object.fromEntries(MODES.map((mode) => [mode, [] as number[]])) as Record<Mode, number[]>
-  );
-  const processes: ContenderProcess[] = [];
-  try {
+  const perMode = () =>
+    Object.fromEntries(MODES.map((mode) => [mode, [] as number[]])) as Record<Mode, number[]>;
+  const samples = CONTENDERS.map(perMode);
+  const cpu = CONTENDERS.map(perMode);
+  const record = (round: number, mode: Mode, measured: Sample[]) => {
     for (const [i, contender] of CONTENDERS.entries()) {
-      processes.push(
-        new ContenderProcess(contender.name, SELF, [
-          "--contender",
-          String(i),
-          "--server",
-          String(serverIndex),
-        ]),
+      const { rate, cpuMicros } = measured[i]!;
+      samples[i]![mode].push(rate);
+      cpu[i]![mode].push(cpuMicros);
+      log(
+        `round ${round} ${mode} ${contender.name}: ${Math.round(rate)} calls/s, ` +
+          `${cpuMicros.toFixed(1)} µs CPU/call`,
       );
     }
-    // Cold: a fresh connection (and server) per run; its first calls are the measure. A cold
-    // run lasts a few dozen milliseconds, so each round takes several.
-    for (let round = 1; round <= options.rounds; round++) {
+  };
+  for (let round = 1; round <= options.rounds; round++) {
+    const processes = CONTENDERS.map((contender, i) =>
+      new ContenderProcess(contender.name, SELF, [
+        "--contender",
+        String(i),
+        "--server",
+        String(serverIndex),
+      ])
+    );
+    try {
+      // A fresh process's first calls, once per contender and round: the JIT and every lazy load
+      // count here, as they do in a one-shot command (bench:cli measures that end to end).
+      record(
+        round,
+        "freshSequential",
+        await alternate(processes, "coldSequential", options.cold, 1, round),
+      );
+      // Then warm up: cold below measures a fresh connection to a fresh server in a process that
+      // has run this client before, as an agent host opening one more connection does.
+      for (const process of processes) await process.run("warmup", options.warmup);
+      // Cold: a fresh connection (and server) per run; its first calls are the measure.
       for (const mode of ["coldSequential", "coldConcurrent"] as const) {
-        const rates = await alternate(processes, mode, options.cold, COLD_RUNS);
-        for (const [i, contender] of CONTENDERS.entries()) {
-          samples[i]![mode].push(rates[i]!);
-          log(`round ${round} ${mode} ${contender.name}: ${Math.round(rates[i]!)} calls/s`);
-        }
+        record(round, mode, await alternate(processes, mode, options.cold, COLD_RUNS));
       }
-    }
-    // Warm up both paths: the JIT, and lazy setup such as the tool listing this client does
-    // before its first call, must not count.
-    for (const process of processes) await process.rate("warmup", options.warmup);
-    for (let round = 1; round <= options.rounds; round++) {
+      // Steady: the connection the warm-up made.
       for (const mode of ["sequential", "concurrent"] as const) {
-        const rates = await steadyRound(processes, mode, options.calls);
-        for (const [i, contender] of CONTENDERS.entries()) {
-          samples[i]![mode].push(rates[i]!);
-          log(`round ${round} ${mode} ${contender.name}: ${Math.round(rates[i]!)} calls/s`);
-        }
+        record(round, mode, await steadyRound(processes, mode, options.calls));
       }
+    } finally {
+      for (const process of processes) await process.close();
     }
-  } finally {
-    for (const process of processes) await process.close();
   }
   return CONTENDERS.map((contender, i) => ({
     name: contender.name,
     ...Object.fromEntries(MODES.map((mode) => [mode, median(samples[i]![mode])])) as Ratios,
     samples: samples[i]!,
+    cpuMicros: cpu[i]!,
   }));
 }
 
@@ -264,11 +356,11 @@ function summarize(server: string, results: readonly Result[]): ServerSummary {
   return {
     server,
     meetsTargets: Object.fromEntries(
-      MODES.map((mode) => [mode, oursVsBare[mode] >= TARGETS[mode]]),
-    ) as Record<Mode, boolean>,
+      SHOWN.map((mode) => [mode, oursVsBare[mode] >= TARGETS[mode]]),
+    ) as Record<Shown, boolean>,
     results: results.map((r) => ({ ...r, vsBare: ratios(r, bare) })),
     oursVs: Object.fromEntries(
-      results.filter((r) => r !== bare && r !== ours && r.name !== SESSION_ONLY).map((sdk) => [
+      results.filter((r) => r !== bare && r !== ours && !LAYERS.includes(r.name)).map((sdk) => [
         sdk.name,
         ratios(ours, sdk),
       ]),
@@ -281,8 +373,9 @@ const LABELS: Record<Mode, string> = {
   coldConcurrent: "cold conc/s",
   sequential: "sequential/s",
   concurrent: "concurrent/s",
+  freshSequential: "fresh process seq/s",
 };
-const SHOWN: readonly Mode[] = ["coldSequential", "coldConcurrent", "sequential", "concurrent"];
+const SHOWN: readonly Shown[] = ["coldSequential", "coldConcurrent", "sequential", "concurrent"];
 
 function printTable(summary: Summary): void {
   const num = (n: number): string => Math.round(n).toLocaleString("en-US");
@@ -290,11 +383,12 @@ function printTable(summary: Summary): void {
   const spread = (samples: number[], mid: number): string =>
     `±${Math.round(((Math.max(...samples) - Math.min(...samples)) / mid) * 50)}%`;
   console.log(
-    `tools/call "echo" over stdio: the first ${summary.cold} calls of a fresh connection (cold) ` +
+    `tools/call "echo" over stdio: the first ${summary.cold} calls of a fresh connection in a ` +
+      `warm process (cold) and of a fresh process (fresh process) ` +
       `and ${summary.calls} calls after a warm-up (steady), median of ${summary.rounds} ` +
       `round(s) (each: ${COLD_RUNS} cold runs of each kind, the steady sequential calls in ` +
       `${SLICES} slices, ${CONCURRENT_RUNS} steady concurrent runs, the contenders taking turns, ` +
-      `each in its own process), Deno ${summary.deno}, ${summary.os}; ` +
+      `each in a process of its own, started afresh every round), Deno ${summary.deno}, ${summary.os}; ` +
       `× bare is the median of round-by-round ratios`,
   );
   for (const server of summary.servers) {
@@ -311,8 +405,27 @@ function printTable(summary: Summary): void {
     }
     console.log(`\n${server.server}\n`);
     console.log(formatTable(rows));
+    // Where the time goes: what each contender's own process spent per call, beside the limit's.
+    const cpuRows = [["CPU µs per call", ...SHOWN.map((mode) => LABELS[mode].replace("/s", ""))]];
+    for (const r of server.results) {
+      cpuRows.push([r.name, ...SHOWN.map((mode) => median(r.cpuMicros[mode]).toFixed(1))]);
+    }
+    console.log(`\n${formatTable(cpuRows)}`);
+    // A fresh process's first calls: the JIT and every lazy load count, once per round.
+    const fresh = "freshSequential";
+    const freshRows = [["contender", LABELS[fresh], "spread", "× bare", "CPU µs per call"]];
+    for (const r of server.results) {
+      freshRows.push([
+        r.name,
+        num(r[fresh]),
+        spread(r.samples[fresh], r[fresh]),
+        r.vsBare[fresh].toFixed(2),
+        median(r.cpuMicros[fresh]).toFixed(1),
+      ]);
+    }
+    console.log(`\n${formatTable(freshRows)}`);
     const ours = server.results.find((r) => r.name === OURS)!.vsBare;
-    const verdict = (mode: Mode): string =>
+    const verdict = (mode: Shown): string =>
       `${LABELS[mode].replace("/s", "")} ${ours[mode].toFixed(2)}× (target ≥ ${TARGETS[mode]}: ` +
       `${server.meetsTargets[mode] ? "ok" : "BELOW"})`;
     console.log(`\n${OURS} vs bare: ${SHOWN.map(verdict).join(", ")}`);
