@@ -4,14 +4,11 @@
 
 import {
   Client,
-  type Diagnostic,
   type ElicitationResult,
   HttpTransport,
   type JsonObject,
   type JsonRpcMessage,
   type LoggingLevel,
-  McpError,
-  Redactor,
   type Root,
   type SamplingResult,
   SchemaValidator,
@@ -23,40 +20,14 @@ import {
 import type { ServerConfig } from "../config/config.ts";
 import { toolRefusal } from "../config/policy.ts";
 import { ToolDeniedError } from "../manager/errors.ts";
-import { FileTokenStore, OAuthProvider, type TokenStore } from "../auth/mod.ts";
+import { FileTokenStore, type TokenStore } from "../auth/mod.ts";
 import { VERSION } from "../version.ts";
-import { tracedFetch } from "./_login_trace.ts";
-
-/** One message of a wire log: milliseconds since the connection started, direction, message. */
-export interface WireEntry {
-  t: number;
-  dir: "send" | "recv";
-  msg: JsonRpcMessage;
-}
-
-/** What the page shows of a server. */
-export interface ServerSummary {
-  name: string;
-  transport: "stdio" | "http" | "sse";
-  target: string;
-  status: "connecting" | "connected" | "failed" | "closed";
-  error?: string | undefined;
-  serverInfo?: { name: string; version: string; title?: string | undefined } | undefined;
-  protocolVersion?: string | undefined;
-  era?: "modern" | "legacy" | undefined;
-  capabilities?: JsonObject | undefined;
-  instructions?: string | undefined;
-  diagnostics: Diagnostic[];
-  wireDropped: number;
-}
-
-/** A request of a server that waits for the user: sampling, elicitation or roots. */
-export interface PendingRequest {
-  id: string;
-  server: string;
-  kind: "sampling" | "elicitation" | "roots";
-  params: unknown;
-}
+import { checkedConfig } from "./_checked_config.ts";
+import { Connection, type ServerSummary, type WireEntry } from "./_connection.ts";
+import { HubError } from "./_hub_error.ts";
+import type { AuthStep } from "./_login_trace.ts";
+import { Logins, type PageInteraction } from "./_logins.ts";
+import { type PendingRequest, type UserRequestEvent, UserRequests } from "./_user_requests.ts";
 
 /** Everything the live channel carries. */
 export type HubEvent =
@@ -67,76 +38,8 @@ export type HubEvent =
   | { type: "changed"; server: string; list: "tools" | "prompts" | "resources" }
   | { type: "updated"; server: string; uri: string }
   | { type: "progress"; callId: string; progress: number; total?: number; message?: string }
-  | { type: "request"; request: PendingRequest }
-  | { type: "request-done"; id: string }
+  | UserRequestEvent
   | { type: "auth"; server: string; step: AuthStep };
-
-/** One step of a login shown on the page: a request and its answer, or a note. */
-export interface AuthStep {
-  phase: "request" | "response" | "authorize" | "note" | "done" | "failed";
-  label: string;
-  detail?: unknown;
-}
-
-/** The most messages a wire log keeps per server; older ones are dropped (and counted). */
-export const MAX_WIRE_ENTRIES = 5_000;
-
-/** An error the page shows as is: what was wrong with its request. */
-export class HubError extends Error {
-  constructor(message: string, readonly status = 400) {
-    super(message);
-    this.name = "HubError";
-  }
-}
-
-class Connection {
-  client: Client | undefined;
-  status: ServerSummary["status"] = "connecting";
-  error: string | undefined;
-  readonly wire: WireEntry[] = [];
-  wireDropped = 0;
-  readonly diagnostics: Diagnostic[] = [];
-  started = performance.now();
-  readonly redactor: Redactor;
-  readonly calls = new Map<string, AbortController>();
-  /** The tools of the last list, by name: what a call's result is checked against. */
-  tools: Map<string, Tool> | undefined;
-
-  constructor(readonly name: string, readonly config: ServerConfig) {
-    this.redactor = new Redactor(Object.values("command" in config ? config.env ?? {} : {}));
-    if (!("command" in config)) {
-      this.redactor.addHeaders(config.headers ?? {});
-      this.redactor.addUrl(config.url);
-    }
-  }
-
-  get target(): string {
-    const config = this.config;
-    const text = "command" in config
-      ? [config.command, ...(config.args ?? [])].join(" ")
-      : config.url;
-    return this.redactor.redact(text);
-  }
-
-  summary(): ServerSummary {
-    const client = this.status === "connected" ? this.client : undefined;
-    const config = this.config;
-    return {
-      name: this.name,
-      transport: "command" in config ? "stdio" : config.type === "sse" ? "sse" : "http",
-      target: this.target,
-      status: this.status,
-      error: this.error,
-      serverInfo: client?.serverInfo,
-      protocolVersion: client?.protocolVersion,
-      era: client?.era,
-      capabilities: client?.serverCapabilities as JsonObject | undefined,
-      instructions: client?.instructions,
-      diagnostics: this.diagnostics,
-      wireDropped: this.wireDropped,
-    };
-  }
-}
 
 /** A server name the page may use: what config files allow, without path or markup tricks. */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -144,21 +47,15 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 /** The servers of one page, and the channel of their events. */
 export class Hub implements AsyncDisposable {
   readonly #connections = new Map<string, Connection>();
-  readonly #pending = new Map<string, {
-    request: PendingRequest;
-    resolve: (value: unknown) => void;
-    reject: (error: Error) => void;
-  }>();
+  readonly #requests = new UserRequests((event) => this.#emit(event));
   readonly #listeners = new Set<(event: HubEvent) => void>();
-  readonly #logins = new Map<string, AbortController>();
+  readonly #logins: Logins;
   readonly #validator = new SchemaValidator();
-  readonly #store: TokenStore;
-  #nextRequest = 0;
   #closed = false;
 
   /** `store` keeps OAuth tokens (default: the file `mcp-inspect auth login` writes). */
   constructor(options: { store?: TokenStore | undefined } = {}) {
-    this.#store = options.store ?? new FileTokenStore();
+    this.#logins = new Logins(options.store ?? new FileTokenStore());
   }
 
   /** Receives every event until the returned function is called. */
@@ -182,7 +79,7 @@ export class Hub implements AsyncDisposable {
 
   /** The requests still waiting for an answer. */
   pending(): PendingRequest[] {
-    return [...this.#pending.values()].map((entry) => entry.request);
+    return this.#requests.list();
   }
 
   /** Adds a server and connects to it; the connection's outcome arrives as events. */
@@ -347,12 +244,7 @@ export class Hub implements AsyncDisposable {
 
   /** Answers a server's pending request: a result, or a refusal with an error. */
   answer(id: string, answer: { result: unknown } | { error: string }): void {
-    const entry = this.#pending.get(id);
-    if (!entry) throw new HubError(`No pending request "${id}" (answered, or cancelled)`, 404);
-    this.#pending.delete(id);
-    this.#emit({ type: "request-done", id });
-    if ("result" in answer) entry.resolve(answer.result);
-    else entry.reject(new McpError(-1, answer.error));
+    this.#requests.answer(id, answer);
   }
 
   /** Sets the level of the log messages a server sends. */
@@ -362,10 +254,7 @@ export class Hub implements AsyncDisposable {
 
   /** What is stored of a server's OAuth authorization (no secret), or null. */
   async authStatus(name: string): Promise<unknown> {
-    const config = this.#get(name).config;
-    if ("command" in config) throw new HubError(`Server "${name}" runs on stdio: no OAuth`);
-    return await new OAuthProvider({ serverUrl: config.url, store: this.#store })
-      .status() ?? null;
+    return await this.#logins.status(name, this.#get(name).config);
   }
 
   /**
@@ -373,50 +262,18 @@ export class Hub implements AsyncDisposable {
    * of discovery, registration and the token exchange arrives as an event, and the authorization
    * URL is handed to the page to open.
    */
-  async login(name: string, interaction: {
-    redirectUri: string;
-    openAuthorizationUrl(url: URL, options: { signal?: AbortSignal }): Promise<URL | string>;
-  }): Promise<unknown> {
+  async login(name: string, interaction: PageInteraction): Promise<unknown> {
     const connection = this.#get(name);
-    const config = connection.config;
-    if ("command" in config) throw new HubError(`Server "${name}" runs on stdio: no OAuth`);
-    if (this.#logins.has(name)) throw new HubError(`A login to "${name}" is running`, 409);
-    const controller = new AbortController();
-    this.#logins.set(name, controller);
-    const step = (step: AuthStep) => this.#emit({ type: "auth", server: name, step });
-    const redact = (text: string) => connection.redactor.redact(text);
-    try {
-      const provider = new OAuthProvider({
-        serverUrl: config.url,
-        store: this.#store,
-        signal: controller.signal,
-        interaction: {
-          redirectUri: interaction.redirectUri,
-          openAuthorizationUrl: (url, options) => {
-            step({ phase: "authorize", label: "Authorization", detail: { url: url.href } });
-            return interaction.openAuthorizationUrl(url, options);
-          },
-        },
-        onLog: (line) => step({ phase: "note", label: redact(line) }),
-        fetch: tracedFetch(step, redact),
-      });
-      const status = await provider.authorize();
-      step({ phase: "done", label: "Authorized", detail: status });
-      return status;
-    } catch (error) {
-      step({ phase: "failed", label: (error as Error).message });
-      throw error;
-    } finally {
-      this.#logins.delete(name);
-    }
+    return await this.#logins.login(name, connection.config, {
+      interaction,
+      step: (step) => this.#emit({ type: "auth", server: name, step }),
+      redact: (text) => connection.redactor.redact(text),
+    });
   }
 
   /** Forgets the tokens stored for a remote server. */
   async logout(name: string): Promise<boolean> {
-    const config = this.#get(name).config;
-    if ("command" in config) throw new HubError(`Server "${name}" runs on stdio: no OAuth`);
-    return await new OAuthProvider({ serverUrl: config.url, store: this.#store })
-      .logout();
+    return await this.#logins.logout(name, this.#get(name).config);
   }
 
   #get(name: string): Connection {
@@ -425,45 +282,17 @@ export class Hub implements AsyncDisposable {
     return connection;
   }
 
-  #ask(server: string, kind: PendingRequest["kind"], params: unknown, signal?: AbortSignal) {
-    const id = `r${++this.#nextRequest}`;
-    const request: PendingRequest = { id, server, kind, params };
-    return new Promise<unknown>((resolve, reject) => {
-      this.#pending.set(id, { request, resolve, reject });
-      this.#emit({ type: "request", request });
-      signal?.addEventListener("abort", () => {
-        if (!this.#pending.delete(id)) return;
-        this.#emit({ type: "request-done", id });
-        reject(signal.reason);
-      }, { once: true });
-    });
-  }
-
-  #dropRequests(server: string): void {
-    for (const [id, entry] of this.#pending) {
-      if (entry.request.server !== server) continue;
-      this.#pending.delete(id);
-      this.#emit({ type: "request-done", id });
-      entry.reject(new Error(`Server "${server}" disconnected`));
-    }
-  }
-
   async #connect(connection: Connection): Promise<void> {
     const { name } = connection;
     const live = () => this.#connections.get(name) === connection;
     try {
-      let transport: Transport = transportFor(connection, this.#store, (line) => {
+      let transport: Transport = transportFor(connection, this.#logins, (line) => {
         if (live()) {
           this.#emit({ type: "stderr", server: name, line: connection.redactor.redact(line) });
         }
       });
       const record = (dir: WireEntry["dir"]) => (msg: JsonRpcMessage) => {
-        const entry = { t: Math.round(performance.now() - connection.started), dir, msg };
-        connection.wire.push(entry);
-        if (connection.wire.length > MAX_WIRE_ENTRIES) {
-          connection.wire.shift();
-          connection.wireDropped++;
-        }
+        const entry = connection.log(dir, msg);
         if (live()) this.#emit({ type: "wire", server: name, entry });
       };
       transport = new TapTransport(transport, { sent: record("send"), received: record("recv") });
@@ -473,10 +302,10 @@ export class Hub implements AsyncDisposable {
         validateOutput: false,
         elicitationModes: ["form", "url"],
         onSampling: (params, { signal }) =>
-          this.#ask(name, "sampling", params, signal) as Promise<SamplingResult>,
+          this.#requests.ask(name, "sampling", params, signal) as Promise<SamplingResult>,
         onElicitation: (params, { signal }) =>
-          this.#ask(name, "elicitation", params, signal) as Promise<ElicitationResult>,
-        roots: () => this.#ask(name, "roots", {}) as Promise<Root[]>,
+          this.#requests.ask(name, "elicitation", params, signal) as Promise<ElicitationResult>,
+        roots: () => this.#requests.ask(name, "roots", {}) as Promise<Root[]>,
         onDiagnostic: (diagnostic) => {
           const kept = { ...diagnostic, message: connection.redactor.redact(diagnostic.message) };
           if (diagnostic.data !== undefined) {
@@ -506,7 +335,7 @@ export class Hub implements AsyncDisposable {
             if (connection.status !== "connected") return;
             connection.status = "closed";
             connection.error = connection.redactor.redact(reason.message);
-            this.#dropRequests(name);
+            this.#requests.drop(name);
             if (live()) this.#emitServers();
           },
         },
@@ -526,7 +355,7 @@ export class Hub implements AsyncDisposable {
 
   async #disconnect(connection: Connection): Promise<void> {
     for (const call of connection.calls.values()) call.abort(new Error("Disconnected"));
-    this.#dropRequests(connection.name);
+    this.#requests.drop(connection.name);
     const client = connection.client;
     connection.status = "closed";
     connection.client = undefined;
@@ -536,7 +365,7 @@ export class Hub implements AsyncDisposable {
   /** Closes every connection and ends every login. */
   async close(): Promise<void> {
     this.#closed = true;
-    for (const login of this.#logins.values()) login.abort(new Error("The inspector closed"));
+    this.#logins.abortAll(new Error("The inspector closed"));
     const connections = [...this.#connections.values()];
     this.#connections.clear();
     await Promise.allSettled(connections.map((connection) => this.#disconnect(connection)));
@@ -548,75 +377,9 @@ export class Hub implements AsyncDisposable {
   }
 }
 
-/** The config of a server added from the page, checked field by field. */
-function checkedConfig(value: unknown): ServerConfig {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new HubError("A server config is an object with a command or a url");
-  }
-  const config = value as Record<string, unknown>;
-  const strings = (key: string) => {
-    const item = config[key];
-    if (item === undefined) return undefined;
-    if (!Array.isArray(item) || !item.every((entry) => typeof entry === "string")) {
-      throw new HubError(`"${key}" must be an array of strings`);
-    }
-    return item as string[];
-  };
-  const record = (key: string) => {
-    const item = config[key];
-    if (item === undefined) return undefined;
-    if (
-      typeof item !== "object" || item === null || Array.isArray(item) ||
-      !Object.values(item).every((entry) => typeof entry === "string")
-    ) throw new HubError(`"${key}" must be an object of strings`);
-    return item as Record<string, string>;
-  };
-  // Servers of a config file come through here too: without their lists, the page would offer
-  // and call the tools those lists hide from the manager and the proxy.
-  const allow = strings("allow");
-  const deny = strings("deny");
-  const policy = { ...(allow ? { allow } : {}), ...(deny ? { deny } : {}) };
-  if (typeof config.command === "string" && config.command !== "") {
-    const args = strings("args");
-    const env = record("env");
-    const cwd = config.cwd;
-    if (cwd !== undefined && typeof cwd !== "string") throw new HubError(`"cwd" must be a string`);
-    return {
-      command: config.command,
-      ...(args ? { args } : {}),
-      ...(env ? { env } : {}),
-      ...(cwd ? { cwd } : {}),
-      ...policy,
-    };
-  }
-  if (typeof config.url === "string") {
-    let url: URL;
-    try {
-      url = new URL(config.url);
-    } catch {
-      throw new HubError(`Invalid URL "${config.url}"`);
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") {
-      throw new HubError(`Invalid URL "${config.url}": only http: and https: are served`);
-    }
-    const headers = record("headers");
-    const type = config.type;
-    if (type !== undefined && type !== "http" && type !== "sse") {
-      throw new HubError(`"type" must be "http" or "sse"`);
-    }
-    return {
-      url: url.href,
-      ...(headers ? { headers } : {}),
-      ...(type ? { type } : {}),
-      ...policy,
-    };
-  }
-  throw new HubError("A server config needs a non-empty command or a url");
-}
-
 function transportFor(
   connection: Connection,
-  store: TokenStore,
+  logins: Logins,
   stderr: (line: string) => void,
 ): Transport {
   const config = connection.config;
@@ -630,15 +393,11 @@ function transportFor(
       stderr,
     });
   }
-  const headers = config.headers ?? {};
-  const own = Object.keys(headers).some((key) => key.toLowerCase() === "authorization");
-  // Tokens stored by a login (here or with `mcp-inspect auth login`) are used unless the config
-  // sends its own Authorization header.
-  const provider = own ? undefined : new OAuthProvider({ serverUrl: config.url, store });
+  const fetch = logins.connectionFetch(config);
   return new HttpTransport({
     url: config.url,
-    headers,
+    headers: config.headers ?? {},
     transport: config.type === "sse" ? "sse" : "auto",
-    ...(provider ? { fetch: provider.fetch } : {}),
+    ...(fetch ? { fetch } : {}),
   });
 }

@@ -1,7 +1,12 @@
 // What the page's step-by-step login shows: each request and answer of discovery, registration
 // and the token exchange, with tokens, codes, secrets and verifiers replaced by `***`.
 
-import type { AuthStep } from "./_hub.ts";
+/** One step of a login shown on the page: a request and its answer, or a note. */
+export interface AuthStep {
+  phase: "request" | "response" | "authorize" | "note" | "done" | "failed";
+  label: string;
+  detail?: unknown;
+}
 
 /** A fetch that reports each request and answer of a login, secrets redacted. */
 export function tracedFetch(

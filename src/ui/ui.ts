@@ -20,7 +20,8 @@ import { readLimited } from "../http_util.ts";
 import type { ServerConfig } from "../config/config.ts";
 import { isToken, randomToken, refuse } from "../server/guard.ts";
 import { commandLine, configEntries } from "./_copy.ts";
-import { Hub, HubError, type HubEvent } from "./_hub.ts";
+import { Hub, type HubEvent } from "./_hub.ts";
+import { HubError } from "./_hub_error.ts";
 
 /** Options of {@link InspectorUi.start}. */
 export interface InspectorUiOptions {
