@@ -1,32 +1,18 @@
-// The transport for a server config: a child process for `command`, HTTP for `url`.
+// The manager's default transports (configTransport, with the manager's stderr sink), and the
+// part of a config whose change needs a new connection.
 
 import type { ServerConfig } from "../config/config.ts";
-import { HttpTransport } from "../transport/http.ts";
-import { StdioTransport } from "../transport/stdio.ts";
 import type { Transport } from "../transport/transport.ts";
+import { configTransport } from "./transport.ts";
 
 /** Builds transports; `stderr` receives each stderr line of stdio servers. */
 export function transportFactory(
   stderr: ((server: string, line: string) => void) | undefined,
 ): (name: string, config: ServerConfig) => Transport {
-  return (name, config) => {
-    if ("command" in config) {
-      return new StdioTransport({
-        command: config.command,
-        name,
-        args: config.args,
-        env: config.env,
-        // `||`, not `??`: an empty cwd has always meant the current directory.
-        cwd: config.cwd || undefined,
-        stderr: stderr ? (line: string) => stderr(name, line) : undefined,
-      });
-    }
-    return new HttpTransport({
-      url: config.url,
-      headers: config.headers,
-      transport: config.type === "sse" ? "sse" : "auto",
+  return (name, config) =>
+    configTransport(name, config, {
+      stderr: stderr ? (line: string) => stderr(name, line) : undefined,
     });
-  };
 }
 
 /** The part of a config that needs a new connection when it changes. */

@@ -34,6 +34,7 @@ export { type ToolRefusal, toolRefusal } from "../config/policy.ts";
 export { ServerManager } from "./manager.ts";
 export { ServerUnavailableError, ToolDeniedError, UnknownToolError } from "./errors.ts";
 export { MAX_QUALIFIED_NAME_LENGTH, qualifiedToolName } from "./names.ts";
+export { configTransport, type ConfigTransportOptions } from "./transport.ts";
 export {
   type ConfigWatcher,
   type ManagedPrompt,

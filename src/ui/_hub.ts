@@ -5,14 +5,12 @@
 import {
   Client,
   type ElicitationResult,
-  HttpTransport,
   type JsonObject,
   type JsonRpcMessage,
   type LoggingLevel,
   type Root,
   type SamplingResult,
   SchemaValidator,
-  StdioTransport,
   TapTransport,
   type Tool,
   type Transport,
@@ -20,6 +18,7 @@ import {
 import type { ServerConfig } from "../config/config.ts";
 import { toolRefusal } from "../config/policy.ts";
 import { ToolDeniedError } from "../manager/errors.ts";
+import { configTransport } from "../manager/transport.ts";
 import { FileTokenStore, type TokenStore } from "../auth/mod.ts";
 import { VERSION } from "../version.ts";
 import { checkedConfig } from "./_checked_config.ts";
@@ -286,10 +285,13 @@ export class Hub implements AsyncDisposable {
     const { name } = connection;
     const live = () => this.#connections.get(name) === connection;
     try {
-      let transport: Transport = transportFor(connection, this.#logins, (line) => {
-        if (live()) {
-          this.#emit({ type: "stderr", server: name, line: connection.redactor.redact(line) });
-        }
+      let transport: Transport = configTransport(name, connection.config, {
+        stderr: (line) => {
+          if (live()) {
+            this.#emit({ type: "stderr", server: name, line: connection.redactor.redact(line) });
+          }
+        },
+        fetch: this.#logins.connectionFetch(connection.config),
       });
       const record = (dir: WireEntry["dir"]) => (msg: JsonRpcMessage) => {
         const entry = connection.log(dir, msg);
@@ -375,29 +377,4 @@ export class Hub implements AsyncDisposable {
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
-}
-
-function transportFor(
-  connection: Connection,
-  logins: Logins,
-  stderr: (line: string) => void,
-): Transport {
-  const config = connection.config;
-  if ("command" in config) {
-    return new StdioTransport({
-      command: config.command,
-      name: connection.name,
-      args: config.args,
-      env: config.env,
-      cwd: config.cwd || undefined,
-      stderr,
-    });
-  }
-  const fetch = logins.connectionFetch(config);
-  return new HttpTransport({
-    url: config.url,
-    headers: config.headers ?? {},
-    transport: config.type === "sse" ? "sse" : "auto",
-    ...(fetch ? { fetch } : {}),
-  });
 }
