@@ -74,6 +74,41 @@ export interface Recording {
 }
 
 /**
+ * The header line of a recording of `server` (its command line or URL) that started at
+ * `started`, with the negotiated revision and era once the session got that far. The
+ * {@link Recorder} and the web page's wire export both write it, so their files stay one format.
+ * Keys come in the order files have always had, `format` first, since `mcp-inspect diff` tells a
+ * recording from a snapshot by its opening characters.
+ *
+ * @example The header of a negotiated session
+ * ```ts ignore
+ * const header = recordingHeader("npx my-server", new Date(), {
+ *   protocolVersion: "2025-11-25",
+ *   era: "legacy",
+ * });
+ * console.log(JSON.stringify(header));
+ * ```
+ */
+export function recordingHeader(
+  server: string,
+  started: Date,
+  session?: {
+    protocolVersion?: string | undefined;
+    era?: "legacy" | "modern" | undefined;
+  } | undefined,
+): RecordingHeader {
+  return {
+    format: "mcp-inspect-recording",
+    version: 1,
+    tool: VERSION,
+    server,
+    started: started.toISOString(),
+    ...(session?.protocolVersion !== undefined ? { protocolVersion: session.protocolVersion } : {}),
+    ...(session?.era !== undefined ? { era: session.era } : {}),
+  };
+}
+
+/**
  * Options of {@link Recorder}.
  *
  * @example
@@ -110,8 +145,10 @@ export class Recorder implements AsyncDisposable {
   readonly #file: Deno.FsFile;
   readonly #redactor: Redactor;
   readonly #redact: (line: string) => string;
-  readonly #header: RecordingHeader;
+  readonly #server: string;
+  readonly #startedAt = new Date();
   readonly #started = performance.now();
+  #session: { protocolVersion: string; era: "legacy" | "modern" } | undefined;
   #pending: string[] | undefined = [];
   #closed = false;
   readonly #encoder = new TextEncoder();
@@ -122,13 +159,7 @@ export class Recorder implements AsyncDisposable {
     if (options.headers) this.#redactor.addHeaders(options.headers);
     const more = options.redact ?? ((line: string) => line);
     this.#redact = (line) => more(this.#redactor.redact(line));
-    this.#header = {
-      format: "mcp-inspect-recording",
-      version: 1,
-      tool: VERSION,
-      server: options.server,
-      started: new Date().toISOString(),
-    };
+    this.#server = options.server;
   }
 
   /**
@@ -206,8 +237,7 @@ export class Recorder implements AsyncDisposable {
    * ```
    */
   ready(session: { protocolVersion: string; era: "legacy" | "modern" }): void {
-    this.#header.protocolVersion = session.protocolVersion;
-    this.#header.era = session.era;
+    this.#session = { protocolVersion: session.protocolVersion, era: session.era };
     this.#flush();
   }
 
@@ -222,7 +252,8 @@ export class Recorder implements AsyncDisposable {
     const pending = this.#pending;
     if (!pending) return;
     this.#pending = undefined;
-    this.#write([this.#redact(JSON.stringify(this.#header)), ...pending]);
+    const header = recordingHeader(this.#server, this.#startedAt, this.#session);
+    this.#write([this.#redact(JSON.stringify(header)), ...pending]);
   }
 
   #write(lines: string[]): void {

@@ -20,7 +20,7 @@ import { toolRefusal } from "../config/policy.ts";
 import { ToolDeniedError } from "../manager/errors.ts";
 import { configTransport } from "../manager/transport.ts";
 import { FileTokenStore, type TokenStore } from "../auth/mod.ts";
-import { VERSION } from "../version.ts";
+import { recordingHeader } from "../record/record.ts";
 import { checkedConfig } from "./_checked_config.ts";
 import { Connection, type ServerSummary, type WireEntry } from "./_connection.ts";
 import { HubError } from "./_hub_error.ts";
@@ -133,15 +133,9 @@ export class Hub implements AsyncDisposable {
   recording(name: string): string {
     const connection = this.#get(name);
     const client = connection.status === "connected" ? connection.client : undefined;
-    const header = {
-      format: "mcp-inspect-recording",
-      version: 1,
-      tool: VERSION,
-      protocolVersion: client?.protocolVersion,
-      era: client?.era,
-      server: connection.target,
-      started: new Date(Date.now() - (performance.now() - connection.started)).toISOString(),
-    };
+    // The connection's clock is performance.now(); the header wants the wall-clock time.
+    const started = new Date(Date.now() - (performance.now() - connection.started));
+    const header = recordingHeader(connection.target, started, client);
     const lines = [header, ...connection.wire].map((line) => JSON.stringify(line));
     return lines.map((line) => connection.redactor.redact(line)).join("\n") + "\n";
   }

@@ -45,6 +45,17 @@ Deno.test("--record writes a header, then every message both ways, with secrets 
     assert.equal(recording.header.protocolVersion, "2025-11-25");
     assert.equal(recording.header.era, "legacy");
     assert.match(recording.header.server, /everything\.ts$/);
+    // The order the web page's wire export writes too (both use recordingHeader).
+    const keys = Object.keys(JSON.parse((await Deno.readTextFile(file)).split("\n")[0]!));
+    assert.deepEqual(keys, [
+      "format",
+      "version",
+      "tool",
+      "server",
+      "started",
+      "protocolVersion",
+      "era",
+    ]);
     const methods = recording.messages.filter((m) => m.dir === "send" && "method" in m.msg)
       .map((m) => (m.msg as { method: string }).method);
     assert.ok(methods.includes("initialize") && methods.includes("tools/call"), methods.join());

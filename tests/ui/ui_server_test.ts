@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 // the security headers, the static files, the API's errors, and the live channel.
 
 import { CONTENT_SECURITY_POLICY, InspectorUi } from "../../src/ui/ui.ts";
+import { recordingHeader } from "../../src/record/record.ts";
 import { fixture } from "../_helpers.ts";
 import { rawRequest } from "../security/_http.ts";
 // @ts-types="@types/shell-quote"
@@ -12,6 +13,17 @@ const EVERYTHING = {
   command: Deno.execPath(),
   args: ["run", "--allow-all", fixture("everything.ts")],
 };
+
+/** The keys of a recording's header once the session is negotiated, in the order files have. */
+const RECORDING_HEADER_KEYS = [
+  "format",
+  "version",
+  "tool",
+  "server",
+  "started",
+  "protocolVersion",
+  "era",
+];
 
 function tokenOf(ui: InspectorUi): string {
   return ui.url.searchParams.get("token")!;
@@ -238,6 +250,18 @@ Deno.test("ui: a server's tools are called through the API, with the output chec
     JSON.parse(line)
   );
   assert.equal(header.format, "mcp-inspect-recording");
+  // The header --record writes (recordingHeader), key for key and in the same order.
+  assert.deepEqual(Object.keys(header), RECORDING_HEADER_KEYS);
+  assert.deepEqual(
+    { ...header, started: undefined },
+    {
+      ...recordingHeader(header.server, new Date(), {
+        protocolVersion: "2025-11-25",
+        era: "legacy",
+      }),
+      started: undefined,
+    },
+  );
   assert.ok(lines.some((line) => line.dir === "send" && line.msg.method === "tools/call"));
 });
 
