@@ -34,18 +34,28 @@ export function commandLine(
   return quote(parts);
 }
 
-/** A server as an entry of Claude Desktop's, VS Code's and Claude Code's config files. */
+/**
+ * A server as an entry of Claude Desktop's, VS Code's and Claude Code's config files, with its
+ * allow and deny lists.
+ */
 export function configEntries(name: string, config: ServerConfig): {
   claudeDesktop: string;
   vscode: string;
   claudeCode: string;
 } {
+  // The lists travel with the entry: pasted into a config file, it must hide what the page hid
+  // (every shape our loader reads takes "allow" and "deny"; the apps ignore keys they lack).
+  const lists = {
+    ...(config.allow ? { allow: config.allow } : {}),
+    ...(config.deny ? { deny: config.deny } : {}),
+  };
   const stdio = "command" in config
     ? {
       command: config.command,
       ...(config.args?.length ? { args: config.args } : {}),
       ...(config.env && Object.keys(config.env).length > 0 ? { env: config.env } : {}),
       ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
+      ...lists,
     }
     : undefined;
   const remote = "command" in config ? undefined : {
@@ -54,6 +64,7 @@ export function configEntries(name: string, config: ServerConfig): {
     ...(config.headers && Object.keys(config.headers).length > 0
       ? { headers: config.headers }
       : {}),
+    ...lists,
   };
   const typed = stdio ? { type: "stdio", ...stdio } : remote!;
   const show = (value: unknown) => JSON.stringify(value, null, 2);

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 
 import { CONTENT_SECURITY_POLICY, InspectorUi } from "../../src/ui/ui.ts";
 import { recordingHeader } from "../../src/record/record.ts";
+import { parseConfig } from "../../src/config/config.ts";
 import { fixture } from "../_helpers.ts";
 import { rawRequest } from "../security/_http.ts";
 // @ts-types="@types/shell-quote"
@@ -353,4 +354,44 @@ Deno.test("ui: a server added from the page keeps the allow and deny lists it is
     config: { url: "http://127.0.0.1:1/mcp", deny: [{}] },
   });
   assert.match(remote.body.error.message, /"deny" must be an array of strings/);
+});
+
+Deno.test("ui: a copied config entry keeps the server's allow and deny lists, and loads back with them", async () => {
+  const lists = { allow: ["e*", "add"], deny: ["elicit*"] };
+  await using ui = InspectorUi.start({
+    servers: {
+      local: { ...EVERYTHING, ...lists },
+      remote: { url: "http://127.0.0.1:1/mcp", type: "sse", deny: ["delete_*"] },
+    },
+  });
+  const configs = async (server: string) => {
+    const copy = await api(ui, "copy", { server, words: ["info"] });
+    assert.equal(copy.status, 200, JSON.stringify(copy.body));
+    return copy.body.result.configs as Record<"claudeDesktop" | "vscode" | "claudeCode", string>;
+  };
+  const local = await configs("local");
+  const remote = await configs("remote");
+  for (const [shape, file] of [["claudeDesktop", "claude.json"], ["vscode", "mcp.json"]] as const) {
+    const loaded = parseConfig(local[shape], { file });
+    assert.deepEqual(loaded.warnings, [], shape);
+    assert.deepEqual(loaded.servers.local?.allow, lists.allow, shape);
+    assert.deepEqual(loaded.servers.local?.deny, lists.deny, shape);
+    const far = parseConfig(remote[shape], { file });
+    assert.deepEqual(far.servers.remote?.deny, ["delete_*"], shape);
+    assert.equal(far.servers.remote?.allow, undefined, shape);
+  }
+  assert.deepEqual(JSON.parse(local.claudeCode).mcpServers.local, {
+    type: "stdio",
+    ...EVERYTHING,
+    ...lists,
+  });
+  assert.deepEqual(JSON.parse(remote.claudeCode).mcpServers.remote, {
+    type: "sse",
+    url: "http://127.0.0.1:1/mcp",
+    deny: ["delete_*"],
+  });
+  // An entry without lists gets none: nothing the config file did not say.
+  await api(ui, "servers/add", { name: "plain", config: EVERYTHING });
+  const plain = JSON.parse((await configs("plain")).vscode).servers.plain;
+  assert.deepEqual(plain, { type: "stdio", ...EVERYTHING });
 });
