@@ -147,14 +147,15 @@ export class Hub implements AsyncDisposable {
 
   /**
    * Lists a server's tools, asking the server (the page always wants the current list): those
-   * its config's allow and deny lists allow, as the manager and the proxy would offer them.
+   * its config's allow and deny lists allow, as the manager and the proxy would offer them, and
+   * how many the lists hid, so that the page can say so (as `tools list --config` does).
    */
-  async listTools(name: string): Promise<Tool[]> {
+  async listTools(name: string): Promise<{ tools: Tool[]; hidden: number }> {
     const connection = this.#get(name);
     const listed = await this.client(name).listTools({ bypassCache: true });
     const tools = listed.filter((tool) => !toolRefusal(connection.config, tool.name));
     connection.tools = new Map(tools.map((tool) => [tool.name, tool]));
-    return tools;
+    return { tools, hidden: listed.length - tools.length };
   }
 
   /**

@@ -100,8 +100,9 @@ Deno.test("cli ui --config: a server keeps its config's deny list on the page", 
       return { status: response.status, body: await response.json() };
     };
     const tools = await api("tools/list", { server: "fake" });
-    const names = tools.body.result.map((tool: { name: string }) => tool.name);
+    const names = tools.body.result.tools.map((tool: { name: string }) => tool.name);
     assert.ok(names.includes("add") && !names.some((name: string) => name.startsWith("e")), names);
+    assert.ok(tools.body.result.hidden > 0, "the page is told how many tools the lists hid");
     const denied = await api("tools/call", {
       server: "fake",
       name: "echo",

@@ -99,6 +99,8 @@ Deno.test("ui in Chromium: tools, forms, elicitation, live notifications, the wi
         (items) => items.map((item) => (item as unknown as PageNode).dataset.tool),
       );
       for (const name of ["echo", "add", "elicit", "log"]) assert.ok(names.includes(name), name);
+      // A server without allow or deny lists hides nothing, and the page says nothing of them.
+      assert.equal(await page.$eval("[data-testid=hidden-tools]", (note) => note.textContent), "");
     });
 
     await t.step("a form generated from the input schema is filled and submitted", async () => {
@@ -272,6 +274,38 @@ Deno.test("ui in Chromium: tools, forms, elicitation, live notifications, the wi
         assert.deepEqual(ran, { pwned: null, images: 0, inline: 0, links: 0 });
       },
     );
+
+    await t.step("the tools list says how many tools the server's lists hide", async () => {
+      const token = ui.url.searchParams.get("token");
+      const post = (operation: string, body: unknown) =>
+        fetch(new URL(`/api/${operation}`, ui.origin), {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }).then((response) => response.json());
+      const all = (await post("tools/list", { server: "everything" })).result.tools as {
+        name: string;
+      }[];
+      const denied = all.filter((tool) => tool.name.startsWith("e")).length;
+      assert.ok(denied > 1, "the fake has several tools starting with e");
+      const added = await post("servers/add", {
+        name: "listed",
+        config: { ...server("everything.ts"), deny: ["e*"] },
+      });
+      assert.equal(added.error, undefined, JSON.stringify(added));
+      await page.waitForSelector('[data-server="listed"] .dot.connected', { timeout: 20_000 });
+      await click(page, '[data-server="listed"]');
+      await click(page, "#tab-tools");
+      await page.waitForSelector('[data-tool="add"]');
+      const note = await waitForText(page, "[data-testid=hidden-tools]", "hidden");
+      assert.equal(note, `${denied} tools hidden by this server's allow/deny lists`);
+      const names = await page.$$eval(
+        "[data-tool]",
+        (items) => items.map((item) => (item as unknown as PageNode).dataset.tool),
+      );
+      assert.equal(names.length, all.length - denied);
+      assert.ok(!names.some((name) => name?.startsWith("e")), names.join());
+    });
 
     assert.deepEqual(failures, []);
   } finally {

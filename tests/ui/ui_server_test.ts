@@ -201,7 +201,8 @@ Deno.test("ui: a server's tools are called through the API, with the output chec
   await using ui = InspectorUi.start({ servers: { everything: EVERYTHING } });
   await waitFor(ui, "everything", "connected");
   const tools = await api(ui, "tools/list", { server: "everything" });
-  assert.ok(tools.body.result.some((tool: { name: string }) => tool.name === "echo"));
+  assert.ok(tools.body.result.tools.some((tool: { name: string }) => tool.name === "echo"));
+  assert.equal(tools.body.result.hidden, 0, "a server without lists hides nothing");
   const add = await api(ui, "tools/call", {
     server: "everything",
     name: "add",
@@ -291,20 +292,25 @@ Deno.test("ui: a running call is cancelled, and closing ends the live channel an
   assert.ok(await events.text());
 });
 
-/** The names of a tools/list answer. */
-function toolNames(answer: { body: { result: { name: string }[] } }): string[] {
-  return answer.body.result.map((tool) => tool.name);
+/** A tools/list answer: the names of the tools listed, and how many the lists hid. */
+function listing(answer: { body: { result: { tools: { name: string }[]; hidden: number } } }) {
+  return {
+    names: answer.body.result.tools.map((tool) => tool.name),
+    hidden: answer.body.result.hidden,
+  };
 }
+
+/** How many tools the everything fake has. */
+const EVERYTHING_TOOLS = 19;
 
 Deno.test("ui: a server's allow and deny lists hide its tools, and a call of one is refused with 403, unsent", async () => {
   const lists = { allow: ["e*", "add"], deny: ["elicit*", "env"] };
   await using ui = InspectorUi.start({ servers: { listed: { ...EVERYTHING, ...lists } } });
   await waitFor(ui, "listed", "connected");
-  assert.deepEqual(toolNames(await api(ui, "tools/list", { server: "listed" })), [
-    "echo",
-    "add",
-    "error",
-  ]);
+  assert.deepEqual(listing(await api(ui, "tools/list", { server: "listed" })), {
+    names: ["echo", "add", "error"],
+    hidden: EVERYTHING_TOOLS - 3,
+  });
   const call = (name: string, callId: string) =>
     api(ui, "tools/call", { server: "listed", name, arguments: {}, callId });
   const denied = await call("env", "d1");
@@ -340,7 +346,10 @@ Deno.test("ui: a server added from the page keeps the allow and deny lists it is
   assert.match(numbers.body.error.message, /"allow" must be an array of strings/);
   assert.equal((await add({ allow: ["add", "echo"], deny: ["e*"] })).status, 200);
   await waitFor(ui, "added", "connected");
-  assert.deepEqual(toolNames(await api(ui, "tools/list", { server: "added" })), ["add"]);
+  assert.deepEqual(listing(await api(ui, "tools/list", { server: "added" })), {
+    names: ["add"],
+    hidden: EVERYTHING_TOOLS - 1,
+  });
   const denied = await api(ui, "tools/call", {
     server: "added",
     name: "echo",

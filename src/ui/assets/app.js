@@ -521,9 +521,22 @@ function toolsView(server, panel) {
   const missing = needsConnection(server);
   if (missing) return missing;
   const detail = h("div", { class: "detail" }, h("p", { class: "muted" }, "Choose a tool."));
+  // The config's lists may hide some of the server's tools: the page says how many, so that a
+  // shorter list than the server's is never a silent surprise.
+  const hidden = h("div", { "data-testid": "hidden-tools" });
   const list = itemList({
     label: "Tools",
-    load: () => api("tools/list", { server: server.name }),
+    load: async () => {
+      const answer = await api("tools/list", { server: server.name });
+      if (answer.hidden > 0) {
+        const tools = answer.hidden === 1 ? "1 tool" : `${answer.hidden} tools`;
+        replace(
+          hidden,
+          h("p", { class: "help" }, `${tools} hidden by this server's allow/deny lists`),
+        );
+      }
+      return answer.tools;
+    },
     text: (tool) => `${tool.name} ${tool.title ?? ""} ${tool.description ?? ""}`,
     dataset: (tool) => ({ tool: tool.name }),
     open: (tool) => replace(detail, toolDetail(server, tool)),
@@ -534,7 +547,7 @@ function toolsView(server, panel) {
       ),
     ],
   });
-  append(panel, h("div", { class: "split" }, h("div", { class: "list" }, list), detail));
+  append(panel, h("div", { class: "split" }, h("div", { class: "list" }, hidden, list), detail));
 }
 
 let callCounter = 0;
