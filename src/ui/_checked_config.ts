@@ -4,12 +4,25 @@
 import type { ServerConfig } from "../config/config.ts";
 import { HubError } from "./_hub_error.ts";
 
-/** The config of a server added from the page, checked field by field. */
-export function checkedConfig(value: unknown): ServerConfig {
+/** The config of server `name` added from the page, checked field by field. */
+export function checkedConfig(name: string, value: unknown): ServerConfig {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new HubError("A server config is an object with a command or a url");
   }
   const config = value as Record<string, unknown>;
+  // A config file's loader treats these alike, and the CLI refuses such an entry: a disabled
+  // server is one its user chose not to run, so the page does not start it either.
+  for (const key of ["disabled", "enabled"]) {
+    if (config[key] !== undefined && typeof config[key] !== "boolean") {
+      throw new HubError(`"${key}" must be true or false`);
+    }
+  }
+  if (config.disabled === true || config.enabled === false) {
+    const field = config.disabled === true ? `"disabled": true` : `"enabled": false`;
+    throw new HubError(
+      `Cannot add server "${name}": its config says ${field}; remove that to connect it`,
+    );
+  }
   const strings = (key: string) => {
     const item = config[key];
     if (item === undefined) return undefined;

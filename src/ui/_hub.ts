@@ -81,8 +81,11 @@ export class Hub implements AsyncDisposable {
     return this.#requests.list();
   }
 
-  /** Adds a server and connects to it; the connection's outcome arrives as events. */
-  add(name: string, config: ServerConfig): void {
+  /**
+   * The server's config as {@link add} would keep it; throws the {@link HubError} that `add`
+   * would (a bad name or field, a disabled server, a name taken), having changed nothing.
+   */
+  checked(name: string, config: unknown): ServerConfig {
     if (this.#closed) throw new HubError("The inspector is closing", 503);
     if (!NAME.test(name)) {
       throw new HubError(
@@ -90,7 +93,12 @@ export class Hub implements AsyncDisposable {
       );
     }
     if (this.#connections.has(name)) throw new HubError(`A server named "${name}" exists`, 409);
-    const connection = new Connection(name, checkedConfig(config));
+    return checkedConfig(name, config);
+  }
+
+  /** Adds a server and connects to it; the connection's outcome arrives as events. */
+  add(name: string, config: ServerConfig): void {
+    const connection = new Connection(name, this.checked(name, config));
     this.#connections.set(name, connection);
     this.#emitServers();
     void this.#connect(connection);

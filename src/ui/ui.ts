@@ -97,6 +97,10 @@ export class InspectorUi implements AsyncDisposable {
     this.#token = options.token ?? randomToken();
     this.#maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
     this.#hub = new Hub({ store: options.tokenStore });
+    // Checked before the port is bound, so that a config the hub refuses (a disabled server, a
+    // bad field) throws with nothing left listening.
+    const servers = Object.entries(options.servers ?? {});
+    for (const [name, config] of servers) this.#hub.checked(name, config);
     this.#server = Deno.serve(
       { hostname: "127.0.0.1", port: options.port ?? 0, onListen: () => {} },
       (request) => this.#handle(request),
@@ -106,9 +110,7 @@ export class InspectorUi implements AsyncDisposable {
     // Cookies ignore ports: each inspector names its own, so two of them do not overwrite it.
     this.#cookie = `mcp_inspect_ui_${port}`;
     this.url = new URL(`/?token=${encodeURIComponent(this.#token)}`, this.origin);
-    for (const [name, config] of Object.entries(options.servers ?? {})) {
-      this.#hub.add(name, config);
-    }
+    for (const [name, config] of servers) this.#hub.add(name, config);
   }
 
   /**

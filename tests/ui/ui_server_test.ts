@@ -404,3 +404,39 @@ Deno.test("ui: a copied config entry keeps the server's allow and deny lists, an
   const plain = JSON.parse((await configs("plain")).vscode).servers.plain;
   assert.deepEqual(plain, { type: "stdio", ...EVERYTHING });
 });
+
+Deno.test('ui: a server added with "disabled": true is refused with 400 naming the field, and never started', async () => {
+  await using ui = InspectorUi.start();
+  const add = (name: string, config: Record<string, unknown>) =>
+    api(ui, "servers/add", { name, config: { ...EVERYTHING, ...config } });
+  const disabled = await add("off", { disabled: true });
+  assert.equal(disabled.status, 400);
+  assert.equal(
+    disabled.body.error.message,
+    `Cannot add server "off": its config says "disabled": true; remove that to connect it`,
+  );
+  const unenabled = await add("off", { enabled: false });
+  assert.equal(unenabled.status, 400);
+  assert.match(unenabled.body.error.message, /its config says "enabled": false/);
+  const word = await add("off", { disabled: "yes" });
+  assert.equal(word.status, 400);
+  assert.match(word.body.error.message, /"disabled" must be true or false/);
+  const state = await request(ui, "/api/state", {
+    headers: { authorization: `Bearer ${tokenOf(ui)}` },
+  });
+  assert.deepEqual(JSON.parse(state.text).servers, [], "a refused server was added");
+  assert.equal((await add("on", { disabled: false })).status, 200);
+  await waitFor(ui, "on", "connected");
+});
+
+Deno.test("ui: starting with a disabled server throws before the port is bound", () => {
+  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = probe.addr.port;
+  probe.close();
+  assert.throws(
+    () => InspectorUi.start({ port, servers: { off: { ...EVERYTHING, disabled: true } } }),
+    /Cannot add server "off": its config says "disabled": true/,
+  );
+  // Nothing was left listening on the port (this would throw AddrInUse).
+  Deno.listen({ hostname: "127.0.0.1", port }).close();
+});
