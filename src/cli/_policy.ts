@@ -1,7 +1,8 @@
 // The allow and deny lists of a server taken from a config file, as the one-server commands apply
 // them: `tools list` hides what they refuse, and a call of a refused tool fails before anything
 // is sent, as the manager and the proxy would refuse it. Without this, `--config` would serve the
-// very tool the user's config hides from every other client.
+// very tool the user's config hides from every other client. The manager applies the same lists
+// to skill names (src/manager/_skills.ts), and so do the `skills` commands.
 
 import type { ServerConfig } from "../config/config.ts";
 import type { ToolRefusal } from "../config/policy.ts";
@@ -14,18 +15,26 @@ export interface ConfiguredServer {
   config: ServerConfig;
 }
 
+/** What the lists refuse: a tool, or a skill (matched by its name as the manager does). */
+export type Refused = "tool" | "skill";
+
 /**
- * A tool refused by the lists of the config file the server came from: the manager's refusal,
- * with the file named, so that the user knows where to change it.
+ * A tool or skill refused by the lists of the config file the server came from: the manager's
+ * refusal, with the file named, so that the user knows where to change it.
  */
 export class ConfigRefusalError extends ToolDeniedError {
   /** The config file whose lists refused the tool. */
   readonly file: string;
+  /** Whether a tool or a skill was refused. */
+  readonly kind: Refused;
 
-  constructor(server: string, tool: string, refusal: ToolRefusal, file: string) {
-    super(server, tool, refusal.rule, refusal.pattern);
-    this.message = `${this.message} of ${file}`;
+  constructor(server: string, name: string, refusal: ToolRefusal, file: string, kind: Refused) {
+    super(server, name, refusal.rule, refusal.pattern);
+    // The manager's sentence ("Tool "x" of server ..."), under the word for what was refused.
+    const sentence = kind === "skill" ? `Skill${this.message.slice("Tool".length)}` : this.message;
+    this.message = `${sentence} of ${file}`;
     this.file = file;
+    this.kind = kind;
   }
 }
 
@@ -63,15 +72,15 @@ export class ToolPolicy {
     return this.#server.file;
   }
 
-  /** The error for a refused tool, or `undefined` when the lists allow it. */
-  refusal(tool: string): ConfigRefusalError | undefined {
-    const refused = this.#refusal(this.#server.config, tool);
-    return refused && new ConfigRefusalError(this.server, tool, refused, this.file);
+  /** The error for a refused tool (or skill), or `undefined` when the lists allow it. */
+  refusal(name: string, kind: Refused = "tool"): ConfigRefusalError | undefined {
+    const refused = this.#refusal(this.#server.config, name);
+    return refused && new ConfigRefusalError(this.server, name, refused, this.file, kind);
   }
 
-  /** Throws {@link ConfigRefusalError} when the lists refuse `tool`. */
-  check(tool: string): void {
-    const refused = this.refusal(tool);
+  /** Throws {@link ConfigRefusalError} when the lists refuse the tool (or skill) `name`. */
+  check(name: string, kind: Refused = "tool"): void {
+    const refused = this.refusal(name, kind);
     if (refused) throw refused;
   }
 
@@ -80,11 +89,32 @@ export class ToolPolicy {
    * any were, so that a shorter list than the server's is never a silent surprise.
    */
   allowed<T extends { name: string }>(tools: readonly T[], note?: (line: string) => void): T[] {
-    const allowed = tools.filter((tool) => !this.#refusal(this.#server.config, tool.name));
-    const hidden = tools.length - allowed.length;
+    return this.#allowed(tools, (tool) => tool.name, "tool", note);
+  }
+
+  /**
+   * The skills the lists allow, in order, each matched by `name(skill)` (the manager's rule: its
+   * frontmatter name, else its URI); `note` as for {@link allowed}.
+   */
+  allowedSkills<T>(
+    skills: readonly T[],
+    name: (skill: T) => string,
+    note?: (line: string) => void,
+  ): T[] {
+    return this.#allowed(skills, name, "skill", note);
+  }
+
+  #allowed<T>(
+    items: readonly T[],
+    name: (item: T) => string,
+    kind: Refused,
+    note: ((line: string) => void) | undefined,
+  ): T[] {
+    const allowed = items.filter((item) => !this.#refusal(this.#server.config, name(item)));
+    const hidden = items.length - allowed.length;
     if (hidden > 0) {
       note?.(
-        `${hidden} tool(s) hidden by the allow/deny lists of server "${this.server}" in ${this.file}`,
+        `${hidden} ${kind}(s) hidden by the allow/deny lists of server "${this.server}" in ${this.file}`,
       );
     }
     return allowed;

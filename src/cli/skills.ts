@@ -1,6 +1,8 @@
 // `mcp-inspect skills list|show|load`: the skills a server ships (the SEP-2640 extension). Listing
 // and showing read no skill file; `load` reads and verifies every file of one skill, and writes
-// them with --out only once all of them passed.
+// them with --out only once all of them passed. A server from a config file keeps its entry's
+// allow and deny lists, matched against skill names as the manager matches them: `list` hides
+// what they refuse, and `show` or `load` of a refused skill fails before any file is read.
 
 import { dirname, relative, resolve } from "node:path";
 import { type SkillEntry, skillEntryProblems, type SkillFileEntry, Skills } from "../../mod.ts";
@@ -25,24 +27,41 @@ function options(context: Context) {
   };
 }
 
+/** A skill's name as the manager names it, and matches it against the lists. */
 function nameOf(entry: SkillEntry): string {
   const name = entry.frontmatter?.name;
   return typeof name === "string" ? name : String(entry.uri);
 }
 
+/** The skills the config's lists allow (all without lists); `note` says how many they hid. */
+function allowedSkills(context: Context, entries: SkillEntry[], note: boolean): SkillEntry[] {
+  const { out, policy } = context;
+  if (!policy) return entries;
+  const say = note ? (line: string) => out.stderr(out.errStyle.dim(line)) : undefined;
+  return policy.allowedSkills(entries, nameOf, say);
+}
+
 /** The entry a command names: by frontmatter name, or by URI (looked up with skills/get). */
 async function find(context: Context, skills: Skills, wanted: string): Promise<SkillEntry> {
   const { skills: entries } = await skills.list(options(context));
-  const byName = entries.filter((e) => nameOf(e) === wanted || e.uri === wanted);
+  const named = entries.filter((e) => nameOf(e) === wanted || e.uri === wanted);
+  const byName = allowedSkills(context, named, false);
+  // A skill the lists refuse is refused as such, as `tools call` refuses a tool: not "unknown".
+  if (byName.length === 0 && named.length > 0) context.policy?.check(nameOf(named[0]!), "skill");
   if (byName.length === 1) return byName[0]!;
   if (byName.length > 1) {
     throw new UsageError(
       `Several skills are named "${wanted}": ${byName.map((e) => e.uri).join(", ")}; give a URI`,
     );
   }
-  // A listing may be partial: a URI is asked for directly.
-  if (wanted.includes("://")) return await skills.get(wanted, options(context));
-  const suggestion = await closest(wanted, entries.map(nameOf));
+  // A listing may be partial: a URI is asked for directly, and its name checked like the rest.
+  if (wanted.includes("://")) {
+    const entry = await skills.get(wanted, options(context));
+    context.policy?.check(nameOf(entry), "skill");
+    return entry;
+  }
+  // Among the allowed skills only: a refused one is no suggestion for a misspelt name.
+  const suggestion = await closest(wanted, allowedSkills(context, entries, false).map(nameOf));
   throw new UsageError(
     `Unknown skill "${wanted}"${suggestion ? `; did you mean "${suggestion}"?` : ""}`,
   );
@@ -52,11 +71,11 @@ const skillsList: Command = {
   words: ["skills", "list"],
   async run(context) {
     const listing = await skillsOf(context).list(options(context));
+    const skills = allowedSkills(context, listing.skills, true);
     if (context.args.json) {
-      printJson(context, listing);
+      printJson(context, { ...listing, skills });
       return 0;
     }
-    const { skills } = listing;
     context.out.stdout(
       skills.length === 0 ? "No skills." : table(
         skills.map((e) => [
