@@ -184,24 +184,7 @@ export async function serveReplay(recording: Recording, transport: Transport): P
  * ```
  */
 export function replayTransport(recording: Recording): Transport {
-  const [client, server] = MemoryTransport.pair();
-  const serving = serveReplay(recording, server);
-  return {
-    get readable() {
-      return client.readable;
-    },
-    get writable() {
-      return client.writable;
-    },
-    start: () => client.start(),
-    async close() {
-      await client.close();
-      await serving;
-    },
-    async [Symbol.asyncDispose]() {
-      await this.close();
-    },
-  };
+  return MemoryTransport.serving((server) => serveReplay(recording, server));
 }
 
 /**

@@ -297,24 +297,7 @@ export class FakeServer {
    * ```
    */
   transport(): Transport {
-    const [client, server] = MemoryTransport.pair();
-    const serving = this.server.serve(this.#tamper(server));
-    return {
-      get readable() {
-        return client.readable;
-      },
-      get writable() {
-        return client.writable;
-      },
-      start: () => client.start(),
-      async close() {
-        await client.close();
-        await serving;
-      },
-      async [Symbol.asyncDispose]() {
-        await this.close();
-      },
-    };
+    return MemoryTransport.serving((server) => this.server.serve(this.#tamper(server)));
   }
 
   /**

@@ -36,6 +36,8 @@ export class MemoryTransport implements Transport {
   readonly #incoming: ReadableStreamDefaultController<JsonRpcMessage>[] = [];
   #peer: MemoryTransport | undefined;
   #closed = false;
+  /** What serves the other end, for an end made by {@link MemoryTransport.serving}. */
+  #served: Promise<void> | undefined;
 
   private constructor() {
     this.readable = new ReadableStream<JsonRpcMessage>({
@@ -72,6 +74,46 @@ export class MemoryTransport implements Transport {
     return [a, b];
   }
 
+  /**
+   * The client end of a pair whose other end `serve` serves at once: a server, a fake or a
+   * replay in the same program, as one transport. Closing it ends the connection, then waits
+   * for `serve` to return (and rejects if it failed), so that nothing of the server outlives
+   * the client.
+   *
+   * @example A server that answers pings, until the client closes
+   * ```ts
+   * import { MemoryTransport } from "@mcp-inspect/client";
+   * import assert from "node:assert/strict";
+   *
+   * let served = false;
+   * const client = MemoryTransport.serving(async (server) => {
+   *   await server.start();
+   *   const writer = server.writable.getWriter();
+   *   for await (const message of server.readable) {
+   *     if ("method" in message && "id" in message && message.method === "ping") {
+   *       await writer.write({ jsonrpc: "2.0", id: message.id, result: {} });
+   *     }
+   *   }
+   *   writer.releaseLock();
+   *   served = true;
+   * });
+   * await client.start();
+   * const writer = client.writable.getWriter();
+   * const reader = client.readable.getReader();
+   * await writer.write({ jsonrpc: "2.0", id: 1, method: "ping" });
+   * assert.deepEqual((await reader.read()).value, { jsonrpc: "2.0", id: 1, result: {} });
+   * reader.releaseLock();
+   * writer.releaseLock();
+   * await client.close();
+   * assert.equal(served, true); // close() returned after the server did
+   * ```
+   */
+  static serving(serve: (serverEnd: MemoryTransport) => Promise<void>): MemoryTransport {
+    const [client, server] = MemoryTransport.pair();
+    client.#served = serve(server);
+    return client;
+  }
+
   #deliver(message: JsonRpcMessage): void {
     if (!this.#closed) this.#incoming[0]?.enqueue(message);
   }
@@ -91,12 +133,15 @@ export class MemoryTransport implements Transport {
     return Promise.resolve();
   }
 
-  /** Closes both directions; the other end's readable ends. */
+  /**
+   * Closes both directions; the other end's readable ends. An end made by
+   * {@link MemoryTransport.serving} resolves once its server has returned.
+   */
   close(): Promise<void> {
     this.#end();
     const peer = this.#peer;
     if (peer) peer.#end();
-    return Promise.resolve();
+    return this.#served ?? Promise.resolve();
   }
 
   /** Same as {@link close}. */
