@@ -1,6 +1,6 @@
 // The findings of `mcp-inspect check`, their latencies, and how they are printed.
 
-import type { Context } from "./commands.ts";
+import type { Context } from "./command.ts";
 
 /** One thing `check` found. */
 export interface Finding {

@@ -11,7 +11,7 @@ import {
   type Tool,
 } from "../../mod.ts";
 import { UsageError } from "./args.ts";
-import type { Command, Context } from "./commands.ts";
+import type { Command, Context } from "./command.ts";
 import { CheckReport, type Finding } from "./_check_report.ts";
 
 /** Spec (server/tools, tool names): 1–128 characters from A-Z a-z 0-9 _ - . */

@@ -20,7 +20,8 @@ import {
 } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { parseCli, UsageError } from "./args.ts";
-import { type Command, COMMANDS, type Context, type Output, runCommand } from "./commands.ts";
+import { type Command, type Context, type Output, runCommand } from "./command.ts";
+import { COMMANDS } from "./commands.ts";
 import type { ToolPolicy } from "./_policy.ts";
 import { style } from "./format.ts";
 import { onStopSignals, SIGNAL_EXIT, type StopSignal } from "./_signals.ts";

@@ -12,7 +12,7 @@ import { Redactor } from "../redact.ts";
 import { StdioTransport } from "../transport/stdio.ts";
 import { TapTransport } from "../transport/tap.ts";
 import { type CliArgs, UsageError } from "./args.ts";
-import type { Output } from "./commands.ts";
+import type { Output } from "./command.ts";
 import { elicitationHandler } from "./elicit.ts";
 
 /**

@@ -2,7 +2,7 @@
 // at what the inspector shows. It needs a source checkout, where that server exists.
 
 import { UsageError } from "./args.ts";
-import type { Command, Context } from "./commands.ts";
+import type { Command, Context } from "./command.ts";
 import { COMMANDS } from "./commands.ts";
 
 function demoServer(): string[] {

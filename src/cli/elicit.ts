@@ -2,7 +2,7 @@
 // on a TTY (typed by the schema, defaults shown), or a fixed policy for scripts.
 
 import type { ElicitationHandler, ElicitationRequest } from "../../mod.ts";
-import type { Output } from "./commands.ts";
+import type { Output } from "./command.ts";
 
 /** What to do with elicitation requests: ask on a TTY, accept the defaults, or decline. */
 export type ElicitPolicy = "ask" | "accept-defaults" | "decline";

@@ -12,7 +12,7 @@ import {
   verifyRecording,
 } from "../testing/testing.ts";
 import { type CliArgs, commandUsage, type Lines, parseCommand, UsageError } from "./args.ts";
-import type { Command } from "./commands.ts";
+import type { Command } from "./command.ts";
 
 /** A recorder for the session the command is about to open; secrets never reach the file. */
 export function openRecorder(args: CliArgs, server: readonly string[]): Promise<Recorder> {

@@ -6,7 +6,7 @@ import process from "node:process";
 // @ts-types="@types/shell-quote"
 import { parse } from "shell-quote";
 import { parseCli, UsageError } from "./args.ts";
-import type { Command, Context } from "./commands.ts";
+import type { Command, Context } from "./command.ts";
 import { CancelledError } from "../errors.ts";
 import { onStopSignals } from "./_signals.ts";
 

@@ -7,7 +7,7 @@
 import { dirname, relative, resolve } from "node:path";
 import { type SkillEntry, skillEntryProblems, type SkillFileEntry, Skills } from "../../mod.ts";
 import { closest, UsageError } from "./args.ts";
-import { type Command, type Context, printJson } from "./commands.ts";
+import { type Command, type Context, printJson } from "./command.ts";
 import { oneLine, table } from "./format.ts";
 
 function skillsOf(context: Context): Skills {

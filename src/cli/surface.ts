@@ -12,7 +12,7 @@ import {
   surfaceJson,
 } from "../testing/testing.ts";
 import { type CliArgs, UsageError } from "./args.ts";
-import type { Command, Output } from "./commands.ts";
+import type { Command, Output } from "./command.ts";
 
 /** A surface from a snapshot file, with a usage error naming the file when it is not one. */
 async function readSurface(file: string): Promise<Surface> {

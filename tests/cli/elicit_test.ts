@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { elicitationHandler } from "../../src/cli/elicit.ts";
-import type { Output } from "../../src/cli/commands.ts";
+import type { Output } from "../../src/cli/command.ts";
 
 function output() {
   const lines: string[] = [];
