@@ -248,7 +248,8 @@ async function sample(calls: number, run: (calls: number) => Promise<void>): Pro
 
 /**
  * The contender side of {@link ContenderProcess}: runs in a process of its own and takes one
- * command per line on stdin: `warmup N` (connects if needed and runs N calls each way), a
+ * command per line on stdin: `ready` (answered at once: the process has started and loaded its
+ * modules), `warmup N` (connects if needed and runs N calls each way), a
  * {@link RunMode} and a count (answered with the calls per second and the CPU microseconds per
  * call measured), or `close`. Cold modes connect afresh for that run alone (the connection is not
  * measured, its first calls are); the others reuse one connection, made on first use.
@@ -264,19 +265,25 @@ export async function serveContender(connect: () => Promise<Runner>): Promise<vo
       const [command, count] = (await commands.next()).split(" ");
       const calls = Number(count);
       if (command === "close") break;
-      if (command === "warmup") {
+      if (command === "ready") {
+        await answer({ rate: 0, cpuMicros: 0 });
+      } else if (command === "warmup") {
         steady ??= await connect();
         await steady.sequential(calls);
         await steady.concurrent(calls);
         await answer({ rate: 0, cpuMicros: 0 });
       } else if (command === "coldSequential" || command === "coldConcurrent") {
         const fresh = await connect();
+        let measured: Sample;
         try {
           const kind = command === "coldSequential" ? "sequential" : "concurrent";
-          await answer(await sample(calls, (n) => fresh[kind](n)));
+          measured = await sample(calls, (n) => fresh[kind](n));
         } finally {
+          // Closed before the answer: a server still exiting would take CPU from the next
+          // contender's run, and always from the same one, since the turns go round in order.
           await fresh.close();
         }
+        await answer(measured);
       } else if (command === "sequential" || command === "concurrent") {
         steady ??= await connect();
         const runner = steady;
@@ -325,8 +332,16 @@ export class ContenderProcess {
     this.#answers = new LineReader(this.#child.stdout, `Contender ${name}`);
   }
 
+  /**
+   * Resolves once the process has started and loaded its modules: processes started together
+   * must not measure while the others are still starting.
+   */
+  async ready(): Promise<void> {
+    await this.run("ready", 0);
+  }
+
   /** Runs `calls` calls in `mode` and resolves with what the process measured of them. */
-  async run(mode: RunMode | "warmup", calls: number): Promise<Sample> {
+  async run(mode: RunMode | "warmup" | "ready", calls: number): Promise<Sample> {
     await this.#writer.write(this.#encoder.encode(`${mode} ${calls}\n`));
     while (true) {
       const line = await this.#answers.next();

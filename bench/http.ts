@@ -200,6 +200,7 @@ async function measure(mode: "json" | "sse", options: Options) {
         ])
       );
       try {
+        await Promise.all(processes.map((process) => process.ready()));
         for (const process of processes) await process.run("warmup", 100);
         for (const kind of ["sequential", "concurrent"] as const) {
           const measured = await steadyRound(processes, kind, options.calls);

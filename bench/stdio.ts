@@ -51,10 +51,15 @@ const ONE_WRITE = decodeURIComponent(
 const CLIENT_INFO = { name: "bench", version: "0.0.0" };
 
 /** The servers every contender runs against, in turn. */
-const SERVERS: readonly (ServerCommand & { name: string })[] = [
-  { name: "fast.ts (Deno, one write per stdin chunk)", ...serverCommand(FAST) },
+const SERVERS: readonly (ServerCommand & { name: string; key: string })[] = [
+  { name: "fast.ts (Deno, one write per stdin chunk)", key: "fast", ...serverCommand(FAST) },
   // What real servers do: the official SDK's stdio server writes each message on its own.
-  { name: "one_write.mjs (Node, one write per message)", command: "node", args: [ONE_WRITE] },
+  {
+    name: "one_write.mjs (Node, one write per message)",
+    key: "one-write",
+    command: "node",
+    args: [ONE_WRITE],
+  },
 ];
 
 /** Targets for this client, as fractions of the bare loop (none for a fresh process's calls). */
@@ -175,8 +180,10 @@ const CONTENDERS: readonly Contender[] = [
   },
 ];
 
-const USAGE =
-  "Usage: deno task bench:stdio [--calls N] [--cold N] [--rounds N] [--warmup N] [--json]";
+const USAGE = "Usage: deno task bench:stdio [--calls N] [--cold N] [--rounds N] [--warmup N] " +
+  '[--server fast|one-write] [--only "<contender>,..."] [--json]\n' +
+  "--only keeps the named contenders beside the bare loop and mcp-inspect (fewer contenders, " +
+  "shorter rounds, so more of them in the same time)";
 
 interface Options {
   calls: number;
@@ -184,6 +191,10 @@ interface Options {
   rounds: number;
   warmup: number;
   json: boolean;
+  /** Indices into SERVERS. */
+  servers: number[];
+  /** Indices into CONTENDERS. */
+  contenders: number[];
 }
 
 const MODES = [
@@ -228,7 +239,15 @@ interface Result extends Ratios {
 }
 
 function parseArgs(args: readonly string[]): Options {
-  const options: Options = { calls: 5000, cold: 3000, rounds: 5, warmup: 200, json: false };
+  const options: Options = {
+    calls: 5000,
+    cold: 3000,
+    rounds: 5,
+    warmup: 200,
+    json: false,
+    servers: SERVERS.map((_, i) => i),
+    contenders: CONTENDERS.map((_, i) => i),
+  };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === "--help" || arg === "-h") {
@@ -237,6 +256,28 @@ function parseArgs(args: readonly string[]): Options {
     }
     if (arg === "--json") {
       options.json = true;
+      continue;
+    }
+    if (arg === "--server") {
+      const key = args[++i];
+      const index = SERVERS.findIndex((server) => server.key === key);
+      if (index === -1) {
+        usage(`--server needs one of ${SERVERS.map((s) => s.key).join(", ")}, got ${key}`);
+      }
+      options.servers = [index];
+      continue;
+    }
+    if (arg === "--only") {
+      const names = (args[++i] ?? "").split(",").map((name) => name.trim()).filter(Boolean);
+      const unknown = names.filter((name) => !CONTENDERS.some((c) => c.name === name));
+      if (names.length === 0 || unknown.length > 0) {
+        usage(
+          `--only needs contender names among ${CONTENDERS.map((c) => c.name).join(", ")}; ` +
+            `got ${JSON.stringify(unknown.length > 0 ? unknown : args[i] ?? "")}`,
+        );
+      }
+      const kept = new Set([BARE, OURS, ...names]);
+      options.contenders = CONTENDERS.flatMap((c, index) => kept.has(c.name) ? [index] : []);
       continue;
     }
     const key = arg.slice(2) as "calls" | "cold" | "rounds" | "warmup";
@@ -286,12 +327,13 @@ const SELF = new URL(import.meta.url);
  */
 async function measure(serverIndex: number, options: Options): Promise<Result[]> {
   const log = (line: string) => console.error(line);
+  const contenders = options.contenders.map((index) => ({ index, ...CONTENDERS[index]! }));
   const perMode = () =>
     Object.fromEntries(MODES.map((mode) => [mode, [] as number[]])) as Record<Mode, number[]>;
-  const samples = CONTENDERS.map(perMode);
-  const cpu = CONTENDERS.map(perMode);
+  const samples = contenders.map(perMode);
+  const cpu = contenders.map(perMode);
   const record = (round: number, mode: Mode, measured: Sample[]) => {
-    for (const [i, contender] of CONTENDERS.entries()) {
+    for (const [i, contender] of contenders.entries()) {
       const { rate, cpuMicros } = measured[i]!;
       samples[i]![mode].push(rate);
       cpu[i]![mode].push(cpuMicros);
@@ -302,15 +344,16 @@ async function measure(serverIndex: number, options: Options): Promise<Result[]>
     }
   };
   for (let round = 1; round <= options.rounds; round++) {
-    const processes = CONTENDERS.map((contender, i) =>
+    const processes = contenders.map((contender) =>
       new ContenderProcess(contender.name, SELF, [
         "--contender",
-        String(i),
+        String(contender.index),
         "--server",
         String(serverIndex),
       ])
     );
     try {
+      await Promise.all(processes.map((process) => process.ready()));
       // A fresh process's first calls, once per contender and round: the JIT and every lazy load
       // count here, as they do in a one-shot command (bench:cli measures that end to end).
       record(
@@ -333,7 +376,7 @@ async function measure(serverIndex: number, options: Options): Promise<Result[]>
       for (const process of processes) await process.close();
     }
   }
-  return CONTENDERS.map((contender, i) => ({
+  return contenders.map((contender, i) => ({
     name: contender.name,
     ...Object.fromEntries(MODES.map((mode) => [mode, median(samples[i]![mode])])) as Ratios,
     samples: samples[i]!,
@@ -447,7 +490,8 @@ if (import.meta.main && Deno.args[0] === "--contender") {
 } else if (import.meta.main) {
   const options = parseArgs(Deno.args);
   const servers: ServerSummary[] = [];
-  for (const [index, server] of SERVERS.entries()) {
+  for (const index of options.servers) {
+    const server = SERVERS[index]!;
     if (!(await runs(server.command))) {
       console.error(`Skipping ${server.name}: "${server.command}" does not run here`);
       continue;
