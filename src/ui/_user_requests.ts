@@ -24,6 +24,12 @@ export class UserRequests {
     resolve: (value: unknown) => void;
     reject: (error: Error) => void;
   }>();
+  /**
+   * How to remove the abort listener of each request asked with a signal, called however the
+   * request ends: a signal may outlive the request (a caller's for a whole session), and each
+   * listener left on it would keep a request's params alive and pile up with the next ones.
+   */
+  readonly #unlisten = new Map<string, () => void>();
   readonly #emit: (event: UserRequestEvent) => void;
   #next = 0;
 
@@ -48,19 +54,33 @@ export class UserRequests {
     return new Promise<unknown>((resolve, reject) => {
       this.#pending.set(id, { request, resolve, reject });
       this.#emit({ type: "request", request });
-      signal?.addEventListener("abort", () => {
-        if (!this.#pending.delete(id)) return;
+      if (!signal) return;
+      const onAbort = () => {
+        if (!this.#take(id)) return;
         this.#emit({ type: "request-done", id });
         reject(signal.reason);
-      }, { once: true });
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.#unlisten.set(id, () => signal.removeEventListener("abort", onAbort));
     });
+  }
+
+  /** Takes a request out of the waiting ones, with its abort listener; undefined if gone. */
+  #take(
+    id: string,
+  ): { resolve: (value: unknown) => void; reject: (error: Error) => void } | undefined {
+    const entry = this.#pending.get(id);
+    if (!entry) return undefined;
+    this.#pending.delete(id);
+    this.#unlisten.get(id)?.();
+    this.#unlisten.delete(id);
+    return entry;
   }
 
   /** Answers a pending request: a result, or a refusal with an error. */
   answer(id: string, answer: { result: unknown } | { error: string }): void {
-    const entry = this.#pending.get(id);
+    const entry = this.#take(id);
     if (!entry) throw new HubError(`No pending request "${id}" (answered, or cancelled)`, 404);
-    this.#pending.delete(id);
     this.#emit({ type: "request-done", id });
     if ("result" in answer) entry.resolve(answer.result);
     else entry.reject(new McpError(-1, answer.error));
@@ -68,9 +88,9 @@ export class UserRequests {
 
   /** Refuses every request of a server that disconnected. */
   drop(server: string): void {
-    for (const [id, entry] of this.#pending) {
+    for (const [id, entry] of [...this.#pending]) {
       if (entry.request.server !== server) continue;
-      this.#pending.delete(id);
+      this.#take(id);
       this.#emit({ type: "request-done", id });
       entry.reject(new Error(`Server "${server}" disconnected`));
     }
