@@ -15,13 +15,13 @@
  */
 
 import { AuthorizationError, type JsonObject, McpError } from "../../mod.ts";
-import { LoopbackAuthorization, type TokenStore } from "../auth/mod.ts";
+import type { TokenStore } from "../auth/mod.ts";
 import { readLimited } from "../http_util.ts";
 import type { ServerConfig } from "../config/config.ts";
 import { isToken, randomToken, refuse } from "../server/guard.ts";
-import { commandLine, configEntries } from "./_copy.ts";
 import { Hub, type HubEvent } from "./_hub.ts";
 import { HubError } from "./_hub_error.ts";
+import { operation } from "./_operations.ts";
 
 /** Options of {@link InspectorUi.start}. */
 export interface InspectorUiOptions {
@@ -176,7 +176,7 @@ export class InspectorUi implements AsyncDisposable {
       return json({ error: { message: "The body must be application/json" } }, 415);
     }
     const body = await this.#readBody(request);
-    const result = await this.#operation(url.pathname.slice("/api/".length), body);
+    const result = await operation(this.#hub, url.pathname.slice("/api/".length), body);
     return json({ result: result ?? null });
   }
 
@@ -258,93 +258,6 @@ export class InspectorUi implements AsyncDisposable {
     return value as JsonObject;
   }
 
-  async #operation(operation: string, body: JsonObject): Promise<unknown> {
-    const hub = this.#hub;
-    const server = () => text(body, "server");
-    switch (operation) {
-      case "servers/add":
-        return hub.add(text(body, "name"), body.config as unknown as ServerConfig);
-      case "servers/remove":
-        return await hub.remove(server());
-      case "servers/reconnect":
-        return await hub.reconnect(server());
-      case "ping":
-        return await hub.client(server()).ping();
-      case "tools/list":
-        return await hub.listTools(server());
-      case "tools/call":
-        return await hub.callTool(
-          server(),
-          text(body, "name"),
-          object(body, "arguments") ?? {},
-          text(body, "callId"),
-        );
-      case "cancel":
-        return hub.cancel(text(body, "callId"));
-      case "resources/list":
-        return await hub.client(server()).listResources({ bypassCache: true });
-      case "resources/templates":
-        return await hub.client(server()).listResourceTemplates({ bypassCache: true });
-      case "resources/read":
-        return await hub.client(server()).readResource(text(body, "uri"), { bypassCache: true });
-      case "resources/subscribe":
-        return await hub.client(server()).subscribeResource(text(body, "uri"));
-      case "resources/unsubscribe":
-        return await hub.client(server()).unsubscribeResource(text(body, "uri"));
-      case "prompts/list":
-        return await hub.client(server()).listPrompts({ bypassCache: true });
-      case "prompts/get":
-        return await hub.client(server()).getPrompt(
-          text(body, "name"),
-          strings(body, "arguments"),
-        );
-      case "complete": {
-        const ref = object(body, "ref");
-        const argument = object(body, "argument");
-        if (!ref || !argument) throw new HubError(`"ref" and "argument" are required`);
-        const context = strings(body, "context");
-        return await hub.client(server()).complete(
-          ref as never,
-          { name: text(argument, "name"), value: String(argument.value ?? "") },
-          Object.keys(context).length > 0 ? { context } : {},
-        );
-      }
-      case "logging/setLevel":
-        return await hub.setLogLevel(server(), text(body, "level") as never);
-      case "answer": {
-        const id = text(body, "id");
-        if (typeof body.error === "string") return hub.answer(id, { error: body.error });
-        if (!("result" in body)) throw new HubError(`"result" or "error" is required`);
-        return hub.answer(id, { result: body.result });
-      }
-      case "wire":
-        return hub.wire(server());
-      case "wire/export":
-        return hub.recording(server());
-      case "copy": {
-        const config = hub.config(server());
-        const words = body.words;
-        if (!Array.isArray(words) || !words.every((word) => typeof word === "string")) {
-          throw new HubError(`"words" must be an array of strings`);
-        }
-        return {
-          command: commandLine(config, words as string[], object(body, "arguments")),
-          configs: configEntries(server(), config),
-        };
-      }
-      case "auth/status":
-        return await hub.authStatus(server());
-      case "auth/logout":
-        return await hub.logout(server());
-      case "auth/login": {
-        await using callback = await LoopbackAuthorization.start({ openBrowser: false });
-        return await hub.login(server(), callback);
-      }
-      default:
-        throw new HubError(`Unknown operation "${operation}"`, 404);
-    }
-  }
-
   /** Stops serving, ends every live channel and closes every server's connection. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
@@ -366,29 +279,6 @@ function cookieValue(header: string | null, name: string): string | undefined {
     if (key === name) return rest.join("=");
   }
   return undefined;
-}
-
-function text(body: JsonObject, key: string): string {
-  const value = body[key];
-  if (typeof value !== "string") throw new HubError(`"${key}" must be a string`);
-  return value;
-}
-
-function object(body: JsonObject, key: string): JsonObject | undefined {
-  const value = body[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "object" || Array.isArray(value)) {
-    throw new HubError(`"${key}" must be an object`);
-  }
-  return value as JsonObject;
-}
-
-function strings(body: JsonObject, key: string): Record<string, string> {
-  const value = object(body, key) ?? {};
-  for (const [name, item] of Object.entries(value)) {
-    if (typeof item !== "string") throw new HubError(`"${key}.${name}" must be a string`);
-  }
-  return value as Record<string, string>;
 }
 
 function json(value: unknown, status = 200): Response {
