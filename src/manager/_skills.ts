@@ -6,7 +6,7 @@ import { type LoadedSkill, Skills } from "../skills/skills.ts";
 import { toolRefusal } from "../config/policy.ts";
 import { assignQualifiedNames, type NameRequest } from "./_names.ts";
 import type { ManagedServer } from "./_server.ts";
-import { ServerUnavailableError, ToolDeniedError, UnknownToolError } from "./errors.ts";
+import { ServerUnavailableError, SkillDeniedError, UnknownToolError } from "./errors.ts";
 import type { ManagedSkill, ManagedSkillListing, ManagerCallOptions } from "./types.ts";
 
 /** Lists the skills of every enabled, connected server that declares the extension. */
@@ -65,7 +65,7 @@ export async function loadSkill(
   }
   const refused = toolRefusal(server.config, managed.name);
   if (refused) {
-    throw new ToolDeniedError(managed.server, managed.name, refused.rule, refused.pattern);
+    throw new SkillDeniedError(managed.server, managed.name, refused.rule, refused.pattern);
   }
   return await new Skills(server.client).load(managed.entry, options);
 }

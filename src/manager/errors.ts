@@ -8,7 +8,7 @@ import { headline } from "./_headline.ts";
 
 /**
  * A tool call refused because the server's `deny` list matches the tool, or its `allow` list
- * does not. The server is never contacted.
+ * does not. The server is never contacted. A skill the lists refuse is a {@link SkillDeniedError}.
  *
  * @example
  * ```ts ignore
@@ -39,17 +39,63 @@ export class ToolDeniedError extends Error {
    * ```
    */
   constructor(server: string, tool: string, rule: "deny" | "allow", pattern?: string) {
-    super(
-      rule === "deny"
-        ? `Tool "${tool}" of server "${server}" is refused: it matches the deny list ("${pattern}")`
-        : `Tool "${tool}" of server "${server}" is refused: it is not in the allow list`,
-    );
+    super(refusal("Tool", server, tool, rule, pattern));
     this.name = "ToolDeniedError";
     this.server = server;
     this.tool = tool;
     this.rule = rule;
     this.pattern = pattern;
   }
+}
+
+/**
+ * A skill load refused because the server's `deny` list matches the skill's name, or its `allow`
+ * list does not: the lists that filter tools filter skills too. It is a {@link ToolDeniedError}
+ * (whose `tool` holds the skill's name), so code that catches refused tools catches it as well;
+ * only the message and {@link SkillDeniedError.skill} name it a skill.
+ *
+ * @example Telling a refused skill from a refused tool
+ * ```ts ignore
+ * try {
+ *   await manager.loadSkill(skill);
+ * } catch (error) {
+ *   if (error instanceof SkillDeniedError) console.error(error.skill, error.rule, error.pattern);
+ * }
+ * ```
+ */
+export class SkillDeniedError extends ToolDeniedError {
+  /** The skill's name: its frontmatter `name`, else its URI, as the lists matched it. */
+  readonly skill: string;
+
+  /**
+   * Builds the message from the fields.
+   *
+   * @example
+   * ```ts
+   * import { SkillDeniedError } from "@mcp-inspect/client/manager";
+   * console.log(new SkillDeniedError("docs", "pdf-processing", "deny", "pdf-*").message);
+   * ```
+   */
+  constructor(server: string, skill: string, rule: "deny" | "allow", pattern?: string) {
+    super(server, skill, rule, pattern);
+    this.message = refusal("Skill", server, skill, rule, pattern);
+    this.name = "SkillDeniedError";
+    this.skill = skill;
+  }
+}
+
+/** The one sentence of a refusal by the lists, for a tool or a skill. */
+function refusal(
+  what: "Tool" | "Skill",
+  server: string,
+  name: string,
+  rule: "deny" | "allow",
+  pattern: string | undefined,
+): string {
+  const why = rule === "deny"
+    ? `it matches the deny list ("${pattern}")`
+    : "it is not in the allow list";
+  return `${what} "${name}" of server "${server}" is refused: ${why}`;
 }
 
 /**

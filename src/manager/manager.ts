@@ -267,6 +267,8 @@ export class ServerManager implements AsyncDisposable {
 
   /**
    * Reads and verifies every file of a skill, by qualified name or as listed, from its server.
+   * The server's allow and deny lists are checked again first (they may have changed since the
+   * listing): a skill they refuse fails with {@link SkillDeniedError}, and nothing is read.
    *
    * @example
    * ```ts ignore

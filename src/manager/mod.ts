@@ -32,7 +32,12 @@ export {
 export { defaultConfigFiles, existingConfigFiles } from "../config/locations.ts";
 export { type ToolRefusal, toolRefusal } from "../config/policy.ts";
 export { ServerManager } from "./manager.ts";
-export { ServerUnavailableError, ToolDeniedError, UnknownToolError } from "./errors.ts";
+export {
+  ServerUnavailableError,
+  SkillDeniedError,
+  ToolDeniedError,
+  UnknownToolError,
+} from "./errors.ts";
 export { MAX_QUALIFIED_NAME_LENGTH, qualifiedToolName } from "./names.ts";
 export { configTransport, type ConfigTransportOptions } from "./transport.ts";
 export {

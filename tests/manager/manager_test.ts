@@ -6,6 +6,7 @@ import {
   ServerManager,
   type ServerStatus,
   ServerUnavailableError,
+  SkillDeniedError,
   ToolDeniedError,
   UnknownToolError,
 } from "../../src/manager/mod.ts";
@@ -220,6 +221,7 @@ Deno.test("deny and allow lists hide tools and refuse them without contacting th
     denied.message,
     `Tool "echo" of server "rich" is refused: it matches the deny list ("ec*")`,
   );
+  assert.ok(!(denied instanceof SkillDeniedError), "a refused tool is not called a skill");
   const notAllowed = await rejectsWith(manager.callTool("only", "fail"), ToolDeniedError);
   assert.equal(notAllowed.rule, "allow");
   // The server is down, so only a refusal that never contacts it can answer this fast.

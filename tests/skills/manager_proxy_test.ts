@@ -3,9 +3,15 @@
 
 import assert from "node:assert/strict";
 import { Client, MemoryTransport, Skills, SkillVerificationError } from "../../mod.ts";
-import { type ServerConfig, ServerManager, UnknownToolError } from "../../src/manager/mod.ts";
+import {
+  type ServerConfig,
+  ServerManager,
+  SkillDeniedError,
+  ToolDeniedError,
+  UnknownToolError,
+} from "../../src/manager/mod.ts";
 import { createProxyServer } from "../../src/server/mod.ts";
-import { fakeServer } from "../_helpers.ts";
+import { fakeServer, rejectsWith } from "../_helpers.ts";
 
 function skillsServer(args: string[], extra: Partial<ServerConfig> = {}): ServerConfig {
   const { command, args: all } = fakeServer("skills.ts", args);
@@ -34,6 +40,42 @@ Deno.test("the manager lists every server's skills under qualified names, deny l
   assert.deepEqual(loaded.files.map((f) => f.path), ["SKILL.md", "references/FORMS.md"]);
   await assert.rejects(m.loadSkill("mcp__mixed__tampered"), UnknownToolError);
   await assert.rejects(m.loadSkill("mcp__mixed__lying-frontmatter"), SkillVerificationError);
+});
+
+Deno.test("loading a listed skill fails, naming it a skill, once the server's lists refuse it", async () => {
+  await using m = await manager();
+  const { skills } = await m.listSkills();
+  const find = (name: string) => skills.find((s) => s.qualifiedName === name)!;
+  // Lists apply without reconnecting, so a listing held by the caller can outlive them.
+  await m.setServers({
+    docs: skillsServer(["--honest"], { deny: ["pdf-*"] }),
+    mixed: skillsServer([], { allow: ["tampered"], deny: ["tampered", "wrong-*"] }),
+  });
+  const denied = await rejectsWith(
+    m.loadSkill(find("mcp__docs__pdf-processing")),
+    SkillDeniedError,
+  );
+  assert.equal(
+    denied.message,
+    `Skill "pdf-processing" of server "docs" is refused: it matches the deny list ("pdf-*")`,
+  );
+  assert.equal(denied.name, "SkillDeniedError");
+  assert.deepEqual([denied.server, denied.skill, denied.rule, denied.pattern], [
+    "docs",
+    "pdf-processing",
+    "deny",
+    "pdf-*",
+  ]);
+  // Still a refusal by the lists to code that catches refused tools (the proxy does).
+  assert.ok(denied instanceof ToolDeniedError);
+  const notAllowed = await rejectsWith(
+    m.loadSkill(find("mcp__mixed__lying-frontmatter")),
+    SkillDeniedError,
+  );
+  assert.equal(
+    notAllowed.message,
+    `Skill "lying-frontmatter" of server "mixed" is refused: it is not in the allow list`,
+  );
 });
 
 Deno.test("the proxy serves every server's skills apart, and a client verifies them end to end", async () => {
