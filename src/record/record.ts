@@ -109,6 +109,23 @@ export function recordingHeader(
 }
 
 /**
+ * A recording's `t` for a message seen now: milliseconds since `started` (a `performance.now()`
+ * reading), to the microsecond. An in-process or local answer often comes in well under a
+ * millisecond, so whole milliseconds would record it as taking no time at all; digits past the
+ * microsecond would only lengthen every line. The {@link Recorder} and the web page's wire log
+ * both stamp messages with it, so a page export replays and diffs like a `--record` file.
+ *
+ * @example The time of a message, as a line of a recording has it
+ * ```ts ignore
+ * const started = performance.now();
+ * const line = { t: recordingTime(started), dir: "send", msg: { jsonrpc: "2.0", method: "ping" } };
+ * ```
+ */
+export function recordingTime(started: number): number {
+  return Math.round((performance.now() - started) * 1000) / 1000;
+}
+
+/**
  * Options of {@link Recorder}.
  *
  * @example
@@ -242,8 +259,7 @@ export class Recorder implements AsyncDisposable {
   }
 
   #record(dir: "send" | "recv", msg: JsonRpcMessage): void {
-    const t = Math.round((performance.now() - this.#started) * 1000) / 1000;
-    const line = this.#redact(JSON.stringify({ t, dir, msg }));
+    const line = this.#redact(JSON.stringify({ t: recordingTime(this.#started), dir, msg }));
     if (this.#pending) this.#pending.push(line);
     else this.#write([line]);
   }

@@ -10,8 +10,12 @@ import {
   type Tool,
 } from "../../mod.ts";
 import type { ServerConfig } from "../config/config.ts";
+import { recordingTime } from "../record/record.ts";
 
-/** One message of a wire log: milliseconds since the connection started, direction, message. */
+/**
+ * One message of a wire log: milliseconds since the connection started (to the microsecond, as
+ * `--record` writes them), direction, message.
+ */
 export interface WireEntry {
   t: number;
   dir: "send" | "recv";
@@ -70,7 +74,8 @@ export class Connection {
 
   /** Adds a message to the wire log, dropping the oldest past {@link MAX_WIRE_ENTRIES}. */
   log(dir: WireEntry["dir"], msg: JsonRpcMessage): WireEntry {
-    const entry = { t: Math.round(performance.now() - this.started), dir, msg };
+    // The recorder's clock: an exported log is a recording, and must time what --record would.
+    const entry = { t: recordingTime(this.started), dir, msg };
     this.wire.push(entry);
     if (this.wire.length > MAX_WIRE_ENTRIES) {
       this.wire.shift();

@@ -1078,6 +1078,15 @@ function timings(entries) {
   return took;
 }
 
+/**
+ * A time of the wire log as the table shows it: whole milliseconds. The log keeps the recorder's
+ * microseconds (an export is a recording), but a column of them is noise to read, and a
+ * difference of two of them can carry float dust (0.30000000000000004).
+ */
+function milliseconds(ms) {
+  return `${Math.round(ms)} ms`;
+}
+
 function describeMessage(msg) {
   if (msg.method !== undefined) return msg.method;
   if (msg.error !== undefined) return `error ${msg.error.code ?? ""}: ${msg.error.message ?? ""}`;
@@ -1104,7 +1113,7 @@ function wireRows(entry, took) {
         }
       },
     },
-    h("td", { class: "time" }, `${entry.t} ms`),
+    h("td", { class: "time" }, milliseconds(entry.t)),
     h("td", {
       class: "dir",
       title: entry.dir === "send" ? "sent to the server" : "received from the server",
@@ -1116,7 +1125,7 @@ function wireRows(entry, took) {
       describeMessage(entry.msg),
       time?.method ? h("span", { class: "muted" }, ` (${time.method})`) : null,
     ),
-    h("td", { class: "took" }, time ? `${time.ms} ms` : ""),
+    h("td", { class: "took" }, time ? milliseconds(time.ms) : ""),
   );
   return [row, details];
 }
