@@ -142,12 +142,10 @@ export interface McpServerConnection {
  *     "tools/call": () => ({ content: [{ type: "text", text: "hello" }] }),
  *   },
  * });
- * const [clientEnd, serverEnd] = MemoryTransport.pair();
- * const serving = server.serve(serverEnd);
- * const client = await Client.connect(clientEnd, { protocol: "legacy" });
+ * const transport = MemoryTransport.serving((serverEnd) => server.serve(serverEnd));
+ * const client = await Client.connect(transport, { protocol: "legacy" });
  * console.log((await client.callTool("hi")).content);
- * await client.close();
- * await serving;
+ * await client.close(); // returns once the server has stopped serving
  * ```
  */
 export class McpServer {

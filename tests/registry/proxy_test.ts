@@ -24,9 +24,8 @@ Deno.test("createProxyServer(registry) serves local tools beside the manager's, 
     handler: () => "12:00",
   });
   using proxy = createProxyServer(registry);
-  const [clientEnd, serverEnd] = MemoryTransport.pair();
-  const serving = proxy.server.serve(serverEnd);
-  const client = await Client.connect(clientEnd, { protocol: "legacy" });
+  const transport = MemoryTransport.serving((serverEnd) => proxy.server.serve(serverEnd));
+  const client = await Client.connect(transport, { protocol: "legacy" });
   try {
     const tools = await client.listTools();
     assert.deepEqual(tools.map((tool) => tool.name), [
@@ -60,7 +59,6 @@ Deno.test("createProxyServer(registry) serves local tools beside the manager's, 
     assert.ok(names.includes("later"));
   } finally {
     await client.close();
-    await serving;
   }
 });
 

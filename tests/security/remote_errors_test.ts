@@ -58,9 +58,8 @@ Deno.test("a handler's own exception reaches the client as -32603 and its class 
     },
     onError: (error) => seen.push(error),
   });
-  const [clientEnd, serverEnd] = MemoryTransport.pair();
-  const serving = server.serve(serverEnd);
-  const client = await Client.connect(clientEnd, { protocol: "legacy" });
+  const transport = MemoryTransport.serving((serverEnd) => server.serve(serverEnd));
+  const client = await Client.connect(transport, { protocol: "legacy" });
   try {
     const error = await client.callTool("boom").then(() => assert.fail("should fail"), (e) => e);
     assert.ok(error instanceof McpError);
@@ -70,6 +69,5 @@ Deno.test("a handler's own exception reaches the client as -32603 and its class 
     assert.match((seen[0] as Error).message, /key\.pem/);
   } finally {
     await client.close();
-    await serving;
   }
 });

@@ -28,14 +28,13 @@ const RELAYS = new WeakMap<ServerManager, ServerRequestRelay>();
 
 async function viaProxy(manager: ServerManager, options: ClientOptions) {
   const proxy = createProxyServer(manager, { relay: RELAYS.get(manager)! });
-  const [clientEnd, serverEnd] = MemoryTransport.pair();
-  const serving = proxy.server.serve(serverEnd);
-  const checked = await connectChecked(clientEnd, options);
+  const transport = MemoryTransport.serving((serverEnd) => proxy.server.serve(serverEnd));
+  const checked = await connectChecked(transport, options);
   return {
     client: checked.client,
     async [Symbol.asyncDispose]() {
-      await checked[Symbol.asyncDispose](); // fails on a message invalid against the schema
-      await serving;
+      // Fails on a message invalid against the schema; returns once the proxy stopped serving.
+      await checked[Symbol.asyncDispose]();
       proxy.close();
     },
   };
@@ -139,8 +138,7 @@ Deno.test("a modern round the client never comes back to is dropped after the ca
   await using manager = await backend();
   using proxy = createProxyServer(manager, { relay: RELAYS.get(manager)!, callTimeoutMs: 200 });
   using clock = fakeTime();
-  const [clientEnd, serverEnd] = MemoryTransport.pair();
-  const serving = proxy.server.serve(serverEnd);
+  const clientEnd = MemoryTransport.serving((serverEnd) => proxy.server.serve(serverEnd));
   // A raw modern client: it reads the input_required answer and walks away.
   await clientEnd.start();
   const writer = clientEnd.writable.getWriter();
@@ -178,5 +176,4 @@ Deno.test("a modern round the client never comes back to is dropped after the ca
   reader.releaseLock();
   writer.releaseLock();
   await clientEnd.close();
-  await serving;
 });

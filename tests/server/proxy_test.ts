@@ -45,14 +45,12 @@ async function viaMemory(
   options: ClientOptions,
 ): Promise<{ client: Client; [Symbol.asyncDispose](): Promise<void> }> {
   const proxy = createProxyServer(manager);
-  const [clientEnd, serverEnd] = MemoryTransport.pair();
-  const serving = proxy.server.serve(serverEnd);
-  const client = await Client.connect(clientEnd, options);
+  const transport = MemoryTransport.serving((serverEnd) => proxy.server.serve(serverEnd));
+  const client = await Client.connect(transport, options);
   return {
     client,
     async [Symbol.asyncDispose]() {
-      await client.close();
-      await serving;
+      await client.close(); // returns once the proxy has stopped serving
       proxy.close();
     },
   };

@@ -81,9 +81,8 @@ Deno.test("loading a listed skill fails, naming it a skill, once the server's li
 Deno.test("the proxy serves every server's skills apart, and a client verifies them end to end", async () => {
   await using m = await manager();
   using proxy = createProxyServer(m);
-  const [clientEnd, serverEnd] = MemoryTransport.pair();
-  const serving = proxy.server.serve(serverEnd);
-  const client = await Client.connect(clientEnd, { protocol: "legacy" });
+  const transport = MemoryTransport.serving((serverEnd) => proxy.server.serve(serverEnd));
+  const client = await Client.connect(transport, { protocol: "legacy" });
   try {
     const skills = new Skills(client);
     assert.ok(skills.available);
@@ -101,6 +100,5 @@ Deno.test("the proxy serves every server's skills apart, and a client verifies t
     await assert.rejects(client.readResource("skill://mixed/tampered/SKILL.md"));
   } finally {
     await client.close();
-    await serving;
   }
 });
