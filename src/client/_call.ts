@@ -29,12 +29,10 @@ export function invokeTool(
   args: Record<string, unknown>,
   options: CallToolOptions,
 ): Promise<CallToolResult> {
-  const { tools } = context;
   // The rest of the options pass on as they are: the requests below ignore `task` and
   // `onTaskStatus`, and a copy without them per call showed in profiles of concurrent calls.
   const { task } = options;
-  const learn = (context.validateOutput || context.validateArguments || task !== undefined) &&
-    !tools.known;
+  const learn = needsListing(context, task);
   if (
     task !== undefined || context.validateArguments || (learn && needsToolsFirst(context, task)) ||
     augments(context, name, task)
@@ -70,9 +68,7 @@ async function invokeWithChecks(
   const { tools } = context;
   const { task } = options;
   let learning: Promise<void> | undefined;
-  if (
-    (context.validateOutput || context.validateArguments || task !== undefined) && !tools.known
-  ) {
+  if (needsListing(context, task)) {
     learning = learnTools(context, options);
     if (needsToolsFirst(context, task)) {
       await learning;
@@ -142,6 +138,12 @@ function checkOutput(
   }
   tools.validateOutput(name, callResult);
   return callResult;
+}
+
+/** Whether the call needs the tool list (to check something, or for tasks) and it is not known. */
+function needsListing(context: CallContext, task: CallToolOptions["task"]): boolean {
+  return (context.validateOutput || context.validateArguments || task !== undefined) &&
+    !context.tools.known;
 }
 
 /**
