@@ -4,10 +4,9 @@
 import type { Diagnostic } from "../errors.ts";
 import type { JsonObject } from "../jsonrpc.ts";
 import type { RequestOptions } from "../session.ts";
-import type { CallToolResult } from "../types.ts";
+import type { CallToolResult, TaskInfo } from "../types.ts";
 import { callToolResult } from "./_results.ts";
 import { taskOf, type TaskOps, waitForTask } from "./_tasks.ts";
-import type { TaskInfo } from "../types.ts";
 import type { ToolSchemas } from "./_tools.ts";
 import type { CallToolOptions } from "./types.ts";
 import { SchemaValidator } from "../schema.ts";
