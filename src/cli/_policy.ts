@@ -6,7 +6,7 @@
 
 import type { ServerConfig } from "../config/config.ts";
 import type { ToolRefusal } from "../config/policy.ts";
-import { SkillDeniedError, ToolDeniedError } from "../manager/errors.ts";
+import { refusalMessage, ToolDeniedError } from "../manager/errors.ts";
 
 /** A server of a config file: its name, the file it came from, and its entry. */
 export interface ConfiguredServer {
@@ -30,11 +30,10 @@ export class ConfigRefusalError extends ToolDeniedError {
 
   constructor(server: string, name: string, refusal: ToolRefusal, file: string, kind: Refused) {
     super(server, name, refusal.rule, refusal.pattern);
-    // The manager's own sentence for what was refused (its SkillDeniedError says "Skill ..."), so
-    // that the CLI and the manager word one refusal alike; the file comes after it.
-    const sentence = kind === "skill"
-      ? new SkillDeniedError(server, name, refusal.rule, refusal.pattern).message
-      : this.message;
+    // The manager's own sentence for what was refused, so that the CLI and the manager word one
+    // refusal alike; the file comes after it.
+    const what = kind === "skill" ? "Skill" : "Tool";
+    const sentence = refusalMessage(what, server, name, refusal.rule, refusal.pattern);
     this.message = `${sentence} of ${file}`;
     this.file = file;
     this.kind = kind;

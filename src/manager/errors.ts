@@ -39,7 +39,7 @@ export class ToolDeniedError extends Error {
    * ```
    */
   constructor(server: string, tool: string, rule: "deny" | "allow", pattern?: string) {
-    super(refusal("Tool", server, tool, rule, pattern));
+    super(refusalMessage("Tool", server, tool, rule, pattern));
     this.name = "ToolDeniedError";
     this.server = server;
     this.tool = tool;
@@ -78,14 +78,17 @@ export class SkillDeniedError extends ToolDeniedError {
    */
   constructor(server: string, skill: string, rule: "deny" | "allow", pattern?: string) {
     super(server, skill, rule, pattern);
-    this.message = refusal("Skill", server, skill, rule, pattern);
+    this.message = refusalMessage("Skill", server, skill, rule, pattern);
     this.name = "SkillDeniedError";
     this.skill = skill;
   }
 }
 
-/** The one sentence of a refusal by the lists, for a tool or a skill. */
-function refusal(
+/**
+ * The one sentence of a refusal by the lists, for a tool or a skill: the manager's errors, the
+ * CLI and the web page word a refusal alike.
+ */
+export function refusalMessage(
   what: "Tool" | "Skill",
   server: string,
   name: string,

@@ -17,7 +17,7 @@ import {
 } from "../../mod.ts";
 import type { ServerConfig } from "../config/config.ts";
 import { toolRefusal } from "../config/policy.ts";
-import { ToolDeniedError } from "../manager/errors.ts";
+import { refusalMessage } from "../manager/errors.ts";
 import { configTransport } from "../manager/transport.ts";
 import { FileTokenStore, type TokenStore } from "../auth/mod.ts";
 import { recordingHeader } from "../record/record.ts";
@@ -180,8 +180,7 @@ export class Hub implements AsyncDisposable {
     // The page lists no refused tool, but the API takes any name: refuse it here, unsent.
     const refused = toolRefusal(connection.config, tool);
     if (refused) {
-      const denied = new ToolDeniedError(name, tool, refused.rule, refused.pattern);
-      throw new HubError(denied.message, 403);
+      throw new HubError(refusalMessage("Tool", name, tool, refused.rule, refused.pattern), 403);
     }
     const client = this.client(name);
     if (connection.calls.has(callId)) throw new HubError(`Call "${callId}" is running`, 409);
