@@ -7,9 +7,9 @@
 // each round: a fresh process's first calls (the JIT and every lazy load count), a warm-up, cold
 // runs (a fresh connection's first calls, to a fresh server, for every contender alike), then
 // steady runs on the warm-up's connection. Beside calls per second, each contender reports the
-// CPU time its process spent per call. Two rows are no contenders: the bare loop run a second
-// time, which shows how far apart identical code measures, and this client's transport alone,
-// which shows where its time goes.
+// CPU time its process spent per call. Three rows are no contenders: the bare loop run a second
+// time, which shows how far apart identical code measures, and this client's transport alone and
+// session alone (`request()`), which show where its time goes.
 //
 // Usage: deno task bench:stdio [--calls N] [--cold N] [--rounds N] [--warmup N] [--json]
 // Progress goes to stderr; the table (or JSON with --json) to stdout.
