@@ -79,6 +79,15 @@ export async function cli(...args: string[]): Promise<Run> {
   return runOf(await cliCommand(args).output());
 }
 
+/** Runs the CLI with `input` on stdin. */
+export async function cliWithInput(input: string, ...args: string[]): Promise<Run> {
+  const child = cliCommand(args, { stdin: "piped" }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(input));
+  await writer.close();
+  return runOf(await child.output());
+}
+
 /** Reads text from `reader` until it matches `pattern` or ends; returns all read so far. */
 export async function readUntil(
   reader: ReadableStreamDefaultReader<string>,

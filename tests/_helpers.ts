@@ -258,3 +258,19 @@ export async function* sourceFiles(dir: string): AsyncGenerator<string> {
     else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) yield path;
   }
 }
+
+/** `text` as a pattern that matches it literally (a path, a file name) inside a larger RegExp. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The keys of a recording's header once the session is negotiated, in the order files have. */
+export const RECORDING_HEADER_KEYS: readonly string[] = [
+  "format",
+  "version",
+  "tool",
+  "server",
+  "started",
+  "protocolVersion",
+  "era",
+];

@@ -2,7 +2,7 @@
 // requests, the shell reading stdin, streaming logs, and Ctrl-C.
 
 import assert from "node:assert/strict";
-import { cli, cliCommand, MISBEHAVING, readUntil, type Run, runOf, SERVER } from "../_cli_run.ts";
+import { cli, cliCommand, cliWithInput, MISBEHAVING, readUntil, SERVER } from "../_cli_run.ts";
 
 Deno.test("--verbose shows the wire traffic with secrets redacted", async () => {
   const run = await cli("ping", "--verbose", "--env", "API_KEY=sup3r-s3cret", ...SERVER);
@@ -61,15 +61,6 @@ Deno.test("--elicit, --sampling-reply and --root answer the server's requests", 
     name: "tmp",
   }]);
 });
-
-/** Runs the CLI with `input` on stdin. */
-async function cliWithInput(input: string, ...args: string[]): Promise<Run> {
-  const child = cliCommand(args, { stdin: "piped" }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(input));
-  await writer.close();
-  return runOf(await child.output());
-}
 
 Deno.test("shell runs many commands on one connection, read from stdin", async () => {
   const run = await cliWithInput(

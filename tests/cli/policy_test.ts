@@ -4,8 +4,8 @@
 // a script that leaves a mark when it starts, so "never contacted" is seen, not assumed.
 
 import assert from "node:assert/strict";
-import { fixture } from "../_helpers.ts";
-import { cli, cliCommand, type Run, runOf, SERVER } from "../_cli_run.ts";
+import { escapeRegExp, fixture } from "../_helpers.ts";
+import { cli, cliWithInput, SERVER } from "../_cli_run.ts";
 
 const EVERYTHING = ["run", "--allow-all", "--no-config", fixture("everything.ts")];
 
@@ -49,9 +49,8 @@ async function configured() {
 
 /** The CLI's error line for a refusal, as a pattern (`file` is matched literally). */
 function refusal(tool: string, why: string, file: string): RegExp {
-  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return new RegExp(
-    `error: Tool "${tool}" of server "rich" is refused: ${why} of ${literal(file)}\\n`,
+    `error: Tool "${tool}" of server "rich" is refused: ${why} of ${escapeRegExp(file)}\\n`,
   );
 }
 
@@ -122,15 +121,6 @@ Deno.test("a disabled config entry is a usage error naming the server and the fi
   );
   assert.equal(await config.started(), false);
 });
-
-/** Runs the CLI with `input` on stdin. */
-async function cliWithInput(input: string, ...args: string[]): Promise<Run> {
-  const child = cliCommand(args, { stdin: "piped" }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(input));
-  await writer.close();
-  return runOf(await child.output());
-}
 
 Deno.test("the shell refuses what the lists refuse on its open connection, and sends the rest", async () => {
   await using config = await configured();

@@ -7,7 +7,7 @@ import { Client as SdkClient } from "@modelcontextprotocol/client";
 import { StdioClientTransport as SdkStdioTransport } from "@modelcontextprotocol/client/stdio";
 import { Client, HttpTransport, McpError, StdioTransport } from "../../mod.ts";
 import { parseRecording, Recorder, replayTransport } from "../../src/testing/testing.ts";
-import { fixture } from "../_helpers.ts";
+import { fixture, RECORDING_HEADER_KEYS } from "../_helpers.ts";
 import { npmServer } from "../_npm_servers.ts";
 import { cli, cliCommand, readUntil, ROOT, SERVER } from "../_cli_run.ts";
 
@@ -47,15 +47,7 @@ Deno.test("--record writes a header, then every message both ways, with secrets 
     assert.match(recording.header.server, /everything\.ts$/);
     // The order the web page's wire export writes too (both use recordingHeader).
     const keys = Object.keys(JSON.parse((await Deno.readTextFile(file)).split("\n")[0]!));
-    assert.deepEqual(keys, [
-      "format",
-      "version",
-      "tool",
-      "server",
-      "started",
-      "protocolVersion",
-      "era",
-    ]);
+    assert.deepEqual(keys, RECORDING_HEADER_KEYS);
     const methods = recording.messages.filter((m) => m.dir === "send" && "method" in m.msg)
       .map((m) => (m.msg as { method: string }).method);
     assert.ok(methods.includes("initialize") && methods.includes("tools/call"), methods.join());

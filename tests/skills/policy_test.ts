@@ -3,7 +3,7 @@
 // `skills load` of a refused skill fails, naming the rule and the file, before any file is read.
 
 import assert from "node:assert/strict";
-import { fixture } from "../_helpers.ts";
+import { escapeRegExp, fixture } from "../_helpers.ts";
 import { cli } from "../_cli_run.ts";
 
 /**
@@ -31,10 +31,9 @@ async function configured() {
 
 /** The CLI's error line for a refused skill, as a pattern (`file` is matched literally). */
 function refusal(skill: string, why: string, file: string): RegExp {
-  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return new RegExp(
-    `error: Skill "${literal(skill)}" of server "skilled" is refused: ${why} of ${
-      literal(file)
+    `error: Skill "${escapeRegExp(skill)}" of server "skilled" is refused: ${why} of ${
+      escapeRegExp(file)
     }\\n`,
   );
 }

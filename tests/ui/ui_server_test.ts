@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { CONTENT_SECURITY_POLICY, InspectorUi } from "../../src/ui/ui.ts";
 import { recordingHeader } from "../../src/record/record.ts";
 import { parseConfig } from "../../src/config/config.ts";
-import { fixture } from "../_helpers.ts";
+import { fixture, RECORDING_HEADER_KEYS } from "../_helpers.ts";
 import { rawRequest } from "../security/_http.ts";
 // @ts-types="@types/shell-quote"
 import { parse } from "shell-quote";
@@ -14,17 +14,6 @@ const EVERYTHING = {
   command: Deno.execPath(),
   args: ["run", "--allow-all", fixture("everything.ts")],
 };
-
-/** The keys of a recording's header once the session is negotiated, in the order files have. */
-const RECORDING_HEADER_KEYS = [
-  "format",
-  "version",
-  "tool",
-  "server",
-  "started",
-  "protocolVersion",
-  "era",
-];
 
 function tokenOf(ui: InspectorUi): string {
   return ui.url.searchParams.get("token")!;
