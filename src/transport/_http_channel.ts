@@ -151,8 +151,12 @@ export class HttpChannel {
     return { ...result, tools: kept };
   }
 
-  /** One HTTP request with our headers, following redirects only within the server's origin. */
-  async request(
+  /**
+   * One HTTP request with our headers, following redirects only within the server's origin. Not
+   * async itself: without a `requestHeaders` callback to await, the request goes out in this
+   * turn, and the caller's await is the only one.
+   */
+  request(
     method: "POST" | "GET" | "DELETE",
     message: JsonRpcMessage | undefined,
     body: string | undefined,
@@ -163,11 +167,34 @@ export class HttpChannel {
     // leave this request without an id. Sent under the old one, it gets a 404 and joins the
     // renewal like any other request of the old session.
     const sessionId = this.#sessionId;
+    let computed: HeadersInit | Promise<HeadersInit>;
+    try {
+      if (this.#requestHeaders === undefined) {
+        return this.#send(method, message, body, lastEventId, signal, sessionId, undefined);
+      }
+      computed = this.#requestHeaders(message);
+    } catch (error) {
+      return Promise.reject(error); // fails as the awaited request, not in the caller's turn
+    }
+    return Promise.resolve(computed).then((extra) =>
+      this.#send(method, message, body, lastEventId, signal, sessionId, extra)
+    );
+  }
+
+  #send(
+    method: "POST" | "GET" | "DELETE",
+    message: JsonRpcMessage | undefined,
+    body: string | undefined,
+    lastEventId: string | undefined,
+    signal: AbortSignal,
+    sessionId: string | undefined,
+    computed: HeadersInit | undefined,
+  ): Promise<Response> {
     // A plain record, lowercased keys: one conversion inside fetch instead of a Headers.set
     // (with its validation) per header on the hot path.
     const headers: Record<string, string> = { ...this.#base };
-    if (this.#requestHeaders) {
-      const extra = checkedHeaders(await this.#requestHeaders(message), "requestHeaders");
+    if (computed !== undefined) {
+      const extra = checkedHeaders(computed, "requestHeaders");
       this.#dynamicHeaders = extra;
       for (const [name, value] of extra) headers[name.toLowerCase()] = value;
     }
@@ -182,18 +209,16 @@ export class HttpChannel {
     if (version !== undefined) headers["mcp-protocol-version"] = version;
     if (declared && message) this.#modernHeaders(message, headers);
     if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
-    try {
-      return await fetchWithinOrigin(this.#fetch, this.url, {
-        method,
-        headers,
-        body: body ?? null,
-        signal,
-      });
-    } catch (error) {
+    return fetchWithinOrigin(this.#fetch, this.url, {
+      method,
+      headers,
+      body: body ?? null,
+      signal,
+    }).then(undefined, (error) => {
       // Only fetch's own failures are rewritten; a wrapped fetch's typed errors pass as they are.
       if (signal.aborted || !(error instanceof TypeError)) throw error;
       throw networkError(error, method, this.url);
-    }
+    });
   }
 
   /** Mcp-Method, Mcp-Name and the Mcp-Param-* headers of a tools/call (revision 2026-07-28). */

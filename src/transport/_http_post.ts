@@ -49,40 +49,83 @@ export class ErrorBody extends Error {
  * POSTs a message; handles session expiry and retries; returns a successful response, or
  * `undefined` when a request is no longer `wanted` (asked with its id) by the time it would be
  * sent. `unlimited` sends a request past the gate.
+ *
+ * The common case (a free slot, no renewal under way, a 2xx answer) takes no async frame of its
+ * own: the POST goes out in this turn and its response passes straight through. Anything else
+ * (a wait for a slot or a renewal, an error status to retry, renew on or report) goes through
+ * {@link postLoop}.
  */
-export async function post(
+export function post(
   link: HttpLink,
   session: SessionKeeper,
   message: JsonRpcMessage,
   wanted?: (id: RequestId) => boolean,
   unlimited = false,
 ): Promise<Response | undefined> {
-  const { channel, limits } = link;
-  const method = "method" in message ? message.method : undefined;
   const gated = !unlimited && takesSlot(message);
   const body = JSON.stringify(message);
+  if (session.renewing !== undefined) return postLoop(link, session, message, wanted, gated, body);
+  const queued = gated ? link.gate.enter() : undefined; // no promise when a slot is free
+  if (queued !== undefined) {
+    return postLoop(link, session, message, wanted, gated, body, { queued });
+  }
+  // Nothing was awaited, so a request is still wanted: the session gave up on nothing meanwhile.
+  const sessionId = link.channel.sessionId;
+  return link.channel.request("POST", message, body).then((response) => {
+    if (gated) link.gate.leave(); // the slot is held until the headers arrive
+    return response.ok
+      ? response
+      : postLoop(link, session, message, wanted, gated, body, { response, sessionId });
+  }, (error) => {
+    if (gated) link.gate.leave();
+    throw error;
+  });
+}
+
+/** How {@link postLoop} starts: waiting in line for a slot, or with a first answer to handle. */
+type FirstAttempt =
+  | { queued: Promise<void>; response?: undefined; sessionId?: undefined }
+  | { queued?: undefined; response: Response; sessionId: string | undefined };
+
+/** The POST with its waits, renewals and retries; `first` is how far {@link post} got. */
+async function postLoop(
+  link: HttpLink,
+  session: SessionKeeper,
+  message: JsonRpcMessage,
+  wanted: ((id: RequestId) => boolean) | undefined,
+  gated: boolean,
+  body: string,
+  first?: FirstAttempt,
+): Promise<Response | undefined> {
+  const { channel, limits } = link;
+  const method = "method" in message ? message.method : undefined;
   let renewed = false;
   for (let attempt = 0;; attempt++) {
-    if (gated) {
-      const queued = link.gate.enter(); // no promise, and no tick, when a slot is free
-      if (queued) await queued;
-    }
     let sessionId: string | undefined;
     let response: Response;
-    try {
-      // Sent during a renewal, a request would carry no session id: wait for the new one. This
-      // comes after the wait for a slot, during which a renewal may have begun.
-      if (session.renewing) await session.renewing;
-      // A request the session gave up on while it waited (for a slot, a renewal or a retry) is
-      // not sent after all.
-      if (wanted && "id" in message && "method" in message && !wanted(message.id)) {
-        return undefined;
+    if (attempt === 0 && first?.response) {
+      ({ response, sessionId } = first);
+    } else {
+      if (gated) {
+        // the slot taken in line by post(), or a new one
+        const queued = attempt === 0 && first ? first.queued : link.gate.enter();
+        if (queued) await queued;
       }
-      sessionId = channel.sessionId;
-      response = await channel.request("POST", message, body);
-    } finally {
-      // The slot is held until the headers arrive: a stream that follows does not keep it.
-      if (gated) link.gate.leave();
+      try {
+        // Sent during a renewal, a request would carry no session id: wait for the new one.
+        // This comes after the wait for a slot, during which a renewal may have begun.
+        if (session.renewing) await session.renewing;
+        // A request the session gave up on while it waited (for a slot, a renewal or a retry)
+        // is not sent after all.
+        if (wanted && "id" in message && "method" in message && !wanted(message.id)) {
+          return undefined;
+        }
+        sessionId = channel.sessionId;
+        response = await channel.request("POST", message, body);
+      } finally {
+        // The slot is held until the headers arrive: a stream that follows does not keep it.
+        if (gated) link.gate.leave();
+      }
     }
     if (response.status === 404 && sessionId !== undefined && method !== "initialize") {
       // The renewal starts before anything is awaited, so that the requests let through by the

@@ -17,7 +17,13 @@ export function fetchWithinOrigin(
   init: RequestInit & { method: string },
 ): Promise<Response> {
   const manual = { ...init, redirect: "manual" as const };
-  return fetchFn(url, manual).then((response) =>
+  let sent: Promise<Response>;
+  try {
+    sent = fetchFn(url, manual);
+  } catch (error) {
+    return Promise.reject(error); // a wrapped fetch that throws fails like one that rejects
+  }
+  return sent.then((response) =>
     REDIRECTS.has(response.status) ? follow(fetchFn, url, manual, response) : response
   );
 }

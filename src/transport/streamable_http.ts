@@ -118,7 +118,14 @@ export class StreamableHttpTransport implements Transport {
   onMessage: ((message: JsonRpcMessage) => void) | undefined;
   readonly #onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined;
   readonly #abort = new AbortController();
-  readonly #tasks = new Set<Promise<unknown>>();
+  /** POSTs and streams under way (see #track); close() waits until none is. */
+  #inFlight = 0;
+  /** Resolves close()'s wait once nothing is under way. */
+  #drained: (() => void) | undefined;
+  /** One function for every task, rather than a closure per POST. */
+  readonly #untrack = (): void => {
+    if (--this.#inFlight === 0) this.#drained?.();
+  };
   /** Whether the session still waits for a request: asked before a queued POST goes out. */
   readonly #wanted = (id: RequestId): boolean => this.#ledger.isWaiting(id);
   /** The handshake message in flight, which what is sent meanwhile waits for. */
@@ -253,67 +260,84 @@ export class StreamableHttpTransport implements Transport {
 
   /**
    * POSTs one message and hands on its answer. Never rejects: a failure reaches the session as
-   * the request's error or as a diagnostic.
+   * the request's error or as a diagnostic. Chained rather than async: on the common path (a
+   * free slot, a JSON answer) the POST goes out in the caller's turn, and the answer reaches the
+   * session with no turns but fetch's own.
    */
-  async #send(message: JsonRpcMessage): Promise<void> {
+  #send(message: JsonRpcMessage): Promise<void> {
     const request = "method" in message && "id" in message ? message as JsonRpcRequest : undefined;
-    if (request) {
-      this.#ledger.add(request, declaredVersion(request) !== undefined);
-      if (request.method === "initialize") this.#session.rememberInitialize(request);
-    }
+    let sent: Promise<Response | undefined>;
     try {
+      if (request) {
+        this.#ledger.add(request, declaredVersion(request) !== undefined);
+        if (request.method === "initialize") this.#session.rememberInitialize(request);
+      }
       const unlimited = this.#serving.size > 0;
-      const response = await post(this.#link, this.#session, message, this.#wanted, unlimited);
+      sent = post(this.#link, this.#session, message, this.#wanted, unlimited);
+    } catch (error) {
+      sent = Promise.reject(error); // a message JSON cannot carry fails like a refused POST
+    }
+    return sent.then((response) => {
       if (!response) return void this.#ledger.forget(request!.id); // cancelled while queued
-      await this.#accept(response, request);
-      if ("method" in message && message.method === "notifications/initialized") {
+      const accepted = this.#accept(response, request);
+      if (!("method" in message) || message.method !== "notifications/initialized") {
+        return accepted;
+      }
+      return accepted.then(() => {
         this.#session.markInitialized();
         this.#listen();
+      });
+    }).then(undefined, (error) => this.#failed(message, request, error));
+  }
+
+  /** A POST that failed: the request fails with the error, or a diagnostic says what was lost. */
+  #failed(message: JsonRpcMessage, request: JsonRpcRequest | undefined, error: unknown): void {
+    if (this.#closing) return;
+    try {
+      if (request && error instanceof ErrorBody) {
+        this.#deliver({ jsonrpc: "2.0", id: request.id, error: error.error });
+      } else if (request) {
+        this.onRequestError?.(this.#ledger.forget(request.id), error as Error);
+      } else {
+        throw error;
       }
-    } catch (error) {
-      if (this.#closing) return;
-      try {
-        if (request && error instanceof ErrorBody) {
-          this.#deliver({ jsonrpc: "2.0", id: request.id, error: error.error });
-        } else if (request) {
-          this.onRequestError?.(this.#ledger.forget(request.id), error as Error);
-        } else {
-          throw error;
-        }
-      } catch (failure) {
-        // Nothing awaits this POST: what cannot reach the request is reported, not lost.
-        this.#diagnose({
-          kind: "unexpected-message",
-          message: `Could not send ${"method" in message ? message.method : "a response"}: ${
-            (failure as Error).message
-          }`,
-        });
-      }
+    } catch (failure) {
+      // Nothing awaits this POST: what cannot reach the request is reported, not lost.
+      this.#diagnose({
+        kind: "unexpected-message",
+        message: `Could not send ${"method" in message ? message.method : "a response"}: ${
+          (failure as Error).message
+        }`,
+      });
     }
   }
 
   /** Handles a successful POST response: nothing, one JSON answer, or an SSE stream. */
-  async #accept(response: Response, request: JsonRpcRequest | undefined): Promise<void> {
+  #accept(response: Response, request: JsonRpcRequest | undefined): Promise<void> {
     if (request?.method === "initialize") this.#channel.keepSessionId(response);
     if (!request || response.status === 202 || response.status === 204) {
-      await response.body?.cancel();
-      return; // a request answered 202 gets its response on the GET stream
+      // a request answered 202 gets its response on the GET stream
+      return response.body ? response.body.cancel() : SENT;
     }
     const type = (response.headers.get("content-type") ?? "").toLowerCase();
     if (type.includes("text/event-stream") && response.body) {
       this.#track(this.#streams.read(request.id, response));
-    } else if (type.includes("application/json")) {
-      const value = parseJson(await jsonText(this.#link, response), request.method);
-      if (!Array.isArray(value)) this.#deliverJson(value, request);
-      else for (const item of value) this.#deliverJson(item, request);
-    } else {
-      await response.body?.cancel();
+      return SENT;
+    }
+    if (type.includes("application/json")) {
+      return jsonText(this.#link, response).then((text) => {
+        const value = parseJson(text, request.method);
+        if (!Array.isArray(value)) this.#deliverJson(value, request);
+        else for (const item of value) this.#deliverJson(item, request);
+      });
+    }
+    return (response.body ? response.body.cancel() : SENT).then(() => {
       throw new ProtocolError(
         `Server answered ${request.method} with content type ${
           JSON.stringify(type)
         }; expected application/json or text/event-stream`,
       );
-    }
+    });
   }
 
   /**
@@ -406,10 +430,10 @@ export class StreamableHttpTransport implements Transport {
     deliver(this.#incoming, this.onMessage, out);
   }
 
+  /** Counts a POST or stream under way until it settles, for close() to wait for. */
   #track<T>(task: Promise<T>): Promise<T> {
-    this.#tasks.add(task);
-    const done = () => void this.#tasks.delete(task);
-    task.then(done, done);
+    this.#inFlight++;
+    task.then(this.#untrack, this.#untrack);
     return task;
   }
 
@@ -426,7 +450,7 @@ export class StreamableHttpTransport implements Transport {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.#abort.abort(new ConnectionClosedError("Transport closed"));
-      await Promise.allSettled([...this.#tasks]);
+      if (this.#inFlight > 0) await new Promise<void>((resolve) => this.#drained = resolve);
       await this.#session.end();
       try {
         this.#incoming.close();

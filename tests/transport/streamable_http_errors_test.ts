@@ -370,3 +370,56 @@ Deno.test("a POST failure the session cannot take is reported as a diagnostic, n
   assert.equal(asked, 1);
   assert.match(diagnostic.message, /Could not send ping: a faulty session sink/);
 });
+
+Deno.test("a wrapped fetch or requestHeaders that throws fails the request, not the caller's turn", async () => {
+  for (
+    const [what, options] of [
+      [
+        "fetch",
+        {
+          fetch: (() => {
+            throw new Error("the wrapped fetch broke");
+          }) as typeof fetch,
+        },
+      ],
+      [
+        "requestHeaders",
+        {
+          requestHeaders: () => {
+            throw new Error("the token store broke");
+          },
+        },
+      ],
+    ] as const
+  ) {
+    const failed = Promise.withResolvers<Error>();
+    const transport = new StreamableHttpTransport({ url: "http://127.0.0.1:9/mcp", ...options });
+    transport.onRequestError = (id, error) => {
+      assert.equal(id, 7, what);
+      failed.resolve(error);
+    };
+    await transport.start();
+    // send() must not throw: the session learns of the failure as the request's error.
+    await transport.send({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "x" } });
+    assert.match((await failed.promise).message, /broke/, what);
+    await transport.close();
+  }
+});
+
+Deno.test("close() waits for the POSTs in flight, which end as the request's error", async () => {
+  const arrived = Promise.withResolvers<void>();
+  const released = Promise.withResolvers<void>();
+  await using server = fake((message) => {
+    if (message.method !== "tools/call") return undefined;
+    arrived.resolve();
+    // answers only once the client has closed (the server's shutdown waits for its handlers)
+    return released.promise.then(() => new Response(null, { status: 500 }));
+  });
+  await using fx = await connect(server.url);
+  const call = fx.client.callTool("echo", {});
+  call.catch(() => {});
+  await arrived.promise;
+  await fx.client.close(); // must not hang on the POST the server does not answer
+  released.resolve();
+  await rejectsWith(call, Error);
+});
