@@ -98,6 +98,16 @@ Deno.test("server-filesystem: setRoots() moves the server from its argument dire
     async () => (await allowedDirectories(fx)).includes(first.path),
     "the first directory is allowed",
   );
+  // The server asks for the roots once initialized and applies the answer asynchronously; a
+  // second answer (to the list_changed below) applied before the first would be overwritten by
+  // it, so the first is answered before the roots change.
+  await until(
+    () =>
+      Promise.resolve(
+        fx.transport.sent.some((m) => "result" in m && Array.isArray(m.result?.roots)),
+      ),
+    "the client has answered the server's first roots/list",
+  );
   await fx.client.setRoots([root(second.path, "second")]);
   await until(
     async () => {
