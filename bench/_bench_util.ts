@@ -298,6 +298,44 @@ export async function serveContender(connect: () => Promise<Runner>): Promise<vo
   }
 }
 
+/** The command line that runs `command` on `cpus` (`taskset -c`), or as it is without them. */
+export function onCpus(
+  cpus: string | undefined,
+  command: string,
+  args: readonly string[],
+): [string, string[]] {
+  return cpus === undefined ? [command, [...args]] : ["taskset", ["-c", cpus, command, ...args]];
+}
+
+/** Where a benchmark's server and its contenders run when they are pinned. */
+export interface CpuSplit {
+  server: string;
+  contenders: string;
+}
+
+/**
+ * The last CPU for the server, the others for the contenders; undefined with fewer than two CPUs
+ * or no `taskset`. Unpinned, on two cores, where the scheduler happened to place each process
+ * decided its rate: driving two identical bare loops in turns, whichever ran first measured up
+ * to twice what the second did, slice after slice, and fresh processes moved that from round to
+ * round. Pinned, the two measure alike.
+ */
+export async function cpuSplit(): Promise<CpuSplit | undefined> {
+  const cpus = navigator.hardwareConcurrency;
+  if (cpus < 2) return undefined;
+  try {
+    const { success } = await new Deno.Command("taskset", {
+      args: ["-c", "0", "true"],
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    if (!success) return undefined;
+  } catch {
+    return undefined; // no taskset on this machine
+  }
+  return { server: String(cpus - 1), contenders: cpus === 2 ? "0" : `0-${cpus - 2}` };
+}
+
 /**
  * A contender in a process of its own, so that no contender shares a heap, a JIT or a connection
  * pool with another: what one allocates is collected on its own time, as in real use, where a
@@ -312,18 +350,22 @@ export class ContenderProcess {
   readonly #name: string;
   readonly #encoder = new TextEncoder();
 
-  /** Starts `script` with `args` under the benchmark's import map. */
-  constructor(name: string, script: URL, args: readonly string[]) {
+  /**
+   * Starts `script` with `args` under the benchmark's import map, on the CPUs `cpus` names
+   * (`taskset -c` syntax; see {@link cpuSplit}) or wherever the scheduler puts it.
+   */
+  constructor(name: string, script: URL, args: readonly string[], cpus?: string) {
     this.#name = name;
-    this.#child = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--allow-all",
-        "--config",
-        new URL("../tests/deno.json", import.meta.url).pathname,
-        script.pathname,
-        ...args,
-      ],
+    const [command, commandArgs] = onCpus(cpus, Deno.execPath(), [
+      "run",
+      "--allow-all",
+      "--config",
+      new URL("../tests/deno.json", import.meta.url).pathname,
+      script.pathname,
+      ...args,
+    ]);
+    this.#child = new Deno.Command(command, {
+      args: commandArgs,
       stdin: "piped",
       stdout: "piped",
       stderr: "inherit",

@@ -10,7 +10,11 @@
 // identical code measures. Targets:
 // ≥ 0.9× the bare loop sequentially (steady) with JSON answers, and ≥ 1.5× the SDK in every mode.
 //
-// Usage: deno task bench:http [--calls N] [--rounds N] [--warmup N] [--fresh N] [--json]
+// The server runs on the last CPU and the contenders on the others (`taskset`), unless --no-pin
+// or the machine cannot: unpinned, where the scheduler placed each process swayed its rate more
+// than the gaps measured here (see cpuSplit() in _bench_util.ts).
+//
+// Usage: deno task bench:http [--calls N] [--rounds N] [--warmup N] [--fresh N] [--no-pin] [--json]
 
 import { Client as SdkV2Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client, StreamableHttpTransport } from "../mod.ts";
@@ -18,8 +22,11 @@ import {
   alternate,
   callRunner,
   ContenderProcess,
+  type CpuSplit,
+  cpuSplit,
   formatTable,
   median,
+  onCpus,
   pairedRatio,
   type Runner,
   type Sample,
@@ -44,17 +51,27 @@ interface Options {
   /** A fresh process's first sequential calls, measured once per round. */
   fresh: number;
   json: boolean;
+  /** Pin the server to one CPU and the contenders to the others (see cpuSplit()). */
+  pin: boolean;
 }
 
 const USAGE =
-  "Usage: deno task bench:http [--calls N] [--rounds N] [--warmup N] [--fresh N] [--json]";
+  "Usage: deno task bench:http [--calls N] [--rounds N] [--warmup N] [--fresh N] [--no-pin] [--json]";
 
 function parseOptions(args: readonly string[]): Options {
-  const options: Options = { calls: 2000, rounds: 3, warmup: 3000, fresh: 2000, json: false };
+  const options: Options = {
+    calls: 2000,
+    rounds: 3,
+    warmup: 3000,
+    fresh: 2000,
+    json: false,
+    pin: true,
+  };
   const counts = ["--calls", "--rounds", "--warmup", "--fresh"];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === "--json") options.json = true;
+    else if (arg === "--no-pin") options.pin = false;
     else if (counts.includes(arg)) {
       const value = Number(args[++i]);
       if (!Number.isInteger(value) || value < 1) {
@@ -70,10 +87,17 @@ function parseOptions(args: readonly string[]): Options {
   return options;
 }
 
-/** Starts the server process and resolves with its URL once it listens. */
-async function startServer(mode: "json" | "sse") {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-net", "--allow-env", "--no-config", SERVER],
+/** Starts the server process (on `cpus`, if given) and resolves with its URL once it listens. */
+async function startServer(mode: "json" | "sse", cpus: string | undefined) {
+  const [command, args] = onCpus(cpus, Deno.execPath(), [
+    "run",
+    "--allow-net",
+    "--allow-env",
+    "--no-config",
+    SERVER,
+  ]);
+  const child = new Deno.Command(command, {
+    args,
     env: { FAST_HTTP_MODE: mode },
     stdout: "piped",
     stderr: "inherit",
@@ -200,8 +224,8 @@ const KINDS: readonly Kind[] = ["fresh", "sequential", "concurrent"];
  * round: a fresh process's first sequential calls (its JIT and lazy loads count), a warm-up of
  * `warmup` calls each way, then the steady runs on the warm-up's connection.
  */
-async function measure(mode: "json" | "sse", options: Options) {
-  const server = await startServer(mode);
+async function measure(mode: "json" | "sse", options: Options, split: CpuSplit | undefined) {
+  const server = await startServer(mode, split?.server);
   const perKind = () =>
     Object.fromEntries(KINDS.map((kind) => [kind, [] as number[]])) as Record<Kind, number[]>;
   const samples = CONTENDERS.map(perKind);
@@ -226,7 +250,7 @@ async function measure(mode: "json" | "sse", options: Options) {
           String(i),
           "--url",
           server.url,
-        ])
+        ], split?.contenders)
       );
       try {
         await Promise.all(processes.map((process) => process.ready()));
@@ -293,11 +317,17 @@ if (import.meta.main && Deno.args[0] === "--contender") {
   await serveContender(() => contender.connect(url));
 } else if (import.meta.main) {
   const options = parseOptions(Deno.args);
+  const split = options.pin ? await cpuSplit() : undefined;
+  const placement = split
+    ? `server on CPU ${split.server}, contenders on CPU ${split.contenders}`
+    : "unpinned";
+  console.error(`Placement: ${placement}`);
   const report: Record<string, unknown> = {
     calls: options.calls,
     rounds: options.rounds,
     warmup: options.warmup,
     fresh: options.fresh,
+    placement,
     target: TARGET,
     limitTarget: LIMIT_TARGET,
   };
@@ -317,7 +347,7 @@ if (import.meta.main && Deno.args[0] === "--contender") {
   ]];
   const verdicts: string[] = [];
   for (const mode of ["json", "sse"] as const) {
-    const results: Measured[] = await measure(mode, options);
+    const results: Measured[] = await measure(mode, options, split);
     report[mode] = results;
     const find = (name: string, era: Era) => results.find((r) => r.name === name && r.era === era)!;
     for (const r of results) {
@@ -361,7 +391,7 @@ if (import.meta.main && Deno.args[0] === "--contender") {
   if (options.json) console.log(JSON.stringify(report, null, 2));
   else {
     console.log(
-      `\ntools/call "echo" over Streamable HTTP, median of ${options.rounds} round(s): a fresh process's first ${options.fresh} sequential calls, then ${options.calls} calls each way after a warm-up of ${options.warmup}; ` +
+      `\ntools/call "echo" over Streamable HTTP, median of ${options.rounds} round(s): a fresh process's first ${options.fresh} sequential calls, then ${options.calls} calls each way after a warm-up of ${options.warmup}; ${placement}; ` +
         `each contender beside the bare fetch loop of the revision it speaks; × limit is the median of round-by-round ratios; CPU µs is what the contender's process spent per call (all threads, median)\n`,
     );
     console.log(formatTable(rows));
