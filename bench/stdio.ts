@@ -9,9 +9,12 @@
 // steady runs on the warm-up's connection. Beside calls per second, each contender reports the
 // CPU time its process spent per call. Three rows are no contenders: the bare loop run a second
 // time, which shows how far apart identical code measures, and this client's transport alone and
-// session alone (`request()`), which show where its time goes.
+// session alone (`request()`), which show where its time goes. The servers run on the last CPU
+// and the contenders on the others (`taskset`), unless --no-pin or the machine cannot (see
+// cpuSplit() in _bench_util.ts).
 //
-// Usage: deno task bench:stdio [--calls N] [--cold N] [--rounds N] [--warmup N] [--json]
+// Usage: deno task bench:stdio [--calls N] [--cold N] [--rounds N] [--warmup N]
+//   [--server fast|one-write] [--only "<contender>,…"] [--no-pin] [--json]
 // Progress goes to stderr; the table (or JSON with --json) to stdout.
 
 import { Client as SdkV1Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -32,8 +35,11 @@ import {
   CONCURRENT_RUNS,
   type Contender,
   ContenderProcess,
+  type CpuSplit,
+  cpuSplit,
   formatTable,
   median,
+  onCpus,
   pairedRatio,
   type Runner,
   type Sample,
@@ -181,7 +187,7 @@ const CONTENDERS: readonly Contender[] = [
 ];
 
 const USAGE = "Usage: deno task bench:stdio [--calls N] [--cold N] [--rounds N] [--warmup N] " +
-  '[--server fast|one-write] [--only "<contender>,..."] [--json]\n' +
+  '[--server fast|one-write] [--only "<contender>,..."] [--no-pin] [--json]\n' +
   "--only keeps the named contenders beside the bare loop and mcp-inspect (fewer contenders, " +
   "shorter rounds, so more of them in the same time)";
 
@@ -195,6 +201,8 @@ interface Options {
   servers: number[];
   /** Indices into CONTENDERS. */
   contenders: number[];
+  /** Pin the servers to one CPU and the contenders to the others (see cpuSplit()). */
+  pin: boolean;
 }
 
 const MODES = [
@@ -216,6 +224,8 @@ interface Summary {
   warmup: number;
   deno: string;
   os: string;
+  /** Where the servers and the contenders ran. */
+  placement: string;
   targets: Record<Shown, number>;
   servers: ServerSummary[];
 }
@@ -247,6 +257,7 @@ function parseArgs(args: readonly string[]): Options {
     json: false,
     servers: SERVERS.map((_, i) => i),
     contenders: CONTENDERS.map((_, i) => i),
+    pin: true,
   };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -256,6 +267,10 @@ function parseArgs(args: readonly string[]): Options {
     }
     if (arg === "--json") {
       options.json = true;
+      continue;
+    }
+    if (arg === "--no-pin") {
+      options.pin = false;
       continue;
     }
     if (arg === "--server") {
@@ -325,7 +340,11 @@ const SELF = new URL(import.meta.url);
  * warm-up, the cold runs (each on a fresh connection and server), then the steady runs on the
  * warm-up's connection.
  */
-async function measure(serverIndex: number, options: Options): Promise<Result[]> {
+async function measure(
+  serverIndex: number,
+  options: Options,
+  split: CpuSplit | undefined,
+): Promise<Result[]> {
   const log = (line: string) => console.error(line);
   const contenders = options.contenders.map((index) => ({ index, ...CONTENDERS[index]! }));
   const perMode = () =>
@@ -350,7 +369,8 @@ async function measure(serverIndex: number, options: Options): Promise<Result[]>
         String(contender.index),
         "--server",
         String(serverIndex),
-      ])
+        ...(split ? ["--server-cpus", split.server] : []),
+      ], split?.contenders)
     );
     try {
       await Promise.all(processes.map((process) => process.ready()));
@@ -431,7 +451,8 @@ function printTable(summary: Summary): void {
       `and ${summary.calls} calls after a warm-up (steady), median of ${summary.rounds} ` +
       `round(s) (each: ${COLD_RUNS} cold runs of each kind, the steady sequential calls in ` +
       `${SLICES} slices, ${CONCURRENT_RUNS} steady concurrent runs, the contenders taking turns, ` +
-      `each in a process of its own, started afresh every round), Deno ${summary.deno}, ${summary.os}; ` +
+      `each in a process of its own, started afresh every round), Deno ${summary.deno}, ${summary.os}, ` +
+      `${summary.placement}; ` +
       `× bare is the median of round-by-round ratios`,
   );
   for (const server of summary.servers) {
@@ -482,13 +503,23 @@ function printTable(summary: Summary): void {
 if (import.meta.main && Deno.args[0] === "--contender") {
   const contender = CONTENDERS[Number(Deno.args[1])];
   const server = SERVERS[Number(Deno.args[3])];
+  const cpus = Deno.args[4] === "--server-cpus" ? Deno.args[5] : undefined;
   if (!contender || Deno.args[2] !== "--server" || !server) {
-    console.error("Usage (internal): bench/stdio.ts --contender <i> --server <j>");
+    console.error(
+      "Usage (internal): bench/stdio.ts --contender <i> --server <j> [--server-cpus <cpus>]",
+    );
     Deno.exit(2);
   }
-  await serveContender(() => contender.connect(server));
+  // Every contender spawns its servers on the CPUs the driver set aside for them.
+  const [command, args] = onCpus(cpus, server.command, server.args);
+  await serveContender(() => contender.connect({ command, args }));
 } else if (import.meta.main) {
   const options = parseArgs(Deno.args);
+  const split = options.pin ? await cpuSplit() : undefined;
+  const placement = split
+    ? `servers on CPU ${split.server}, contenders on CPU ${split.contenders}`
+    : "unpinned";
+  console.error(`Placement: ${placement}`);
   const servers: ServerSummary[] = [];
   for (const index of options.servers) {
     const server = SERVERS[index]!;
@@ -497,7 +528,7 @@ if (import.meta.main && Deno.args[0] === "--contender") {
       continue;
     }
     console.error(`== ${server.name}`);
-    servers.push(summarize(server.name, await measure(index, options)));
+    servers.push(summarize(server.name, await measure(index, options, split)));
   }
   const summary: Summary = {
     calls: options.calls,
@@ -506,6 +537,7 @@ if (import.meta.main && Deno.args[0] === "--contender") {
     warmup: options.warmup,
     deno: Deno.version.deno,
     os: `${Deno.build.os}-${Deno.build.arch}`,
+    placement,
     targets: TARGETS,
     servers,
   };
