@@ -28,8 +28,6 @@ export class PendingRequest {
   readonly promise: Promise<JsonObject>;
   readonly #owner: PendingOwner;
   readonly #options: RequestOptions;
-  readonly #timeoutMs: number;
-  readonly #maxTotalTimeoutMs: number;
   #resolve!: (result: JsonObject) => void;
   #reject!: (error: Error) => void;
   #idleDeadline: number;
@@ -48,8 +46,6 @@ export class PendingRequest {
     });
     const timeoutMs = options.timeoutMs ?? owner.timeoutMs;
     const maxTotalTimeoutMs = options.maxTotalTimeoutMs ?? owner.maxTotalTimeoutMs;
-    this.#timeoutMs = timeoutMs;
-    this.#maxTotalTimeoutMs = maxTotalTimeoutMs;
     const now = Date.now();
     this.#idleDeadline = now + timeoutMs;
     // The total limit only matters when progress can push the idle deadline past it.
@@ -72,7 +68,9 @@ export class PendingRequest {
   expire(now: number): boolean {
     if (this.#settled || now < this.deadline) return false;
     const total = this.#totalDeadline < this.#idleDeadline;
-    const limit = total ? this.#maxTotalTimeoutMs : this.#timeoutMs;
+    const limit = total
+      ? this.#options.maxTotalTimeoutMs ?? this.#owner.maxTotalTimeoutMs
+      : this.#timeoutMs();
     this.#giveUp(new TimeoutError(this.method, limit, total ? "total" : "idle"));
     return true;
   }
@@ -89,8 +87,18 @@ export class PendingRequest {
     const onProgress = this.#options.onProgress;
     if (this.#settled || !onProgress) return;
     // Only moves the deadline later, so the session's timer never needs re-arming for it.
-    if (this.#options.resetTimeoutOnProgress) this.#idleDeadline = Date.now() + this.#timeoutMs;
+    if (this.#options.resetTimeoutOnProgress) {
+      this.#idleDeadline = Date.now() + this.#timeoutMs();
+    }
     onProgress(progress);
+  }
+
+  /**
+   * The idle timeout, read again when needed rather than kept: a pending request holds only what
+   * the common case uses, and a burst of thousands keeps them all alive at once.
+   */
+  #timeoutMs(): number {
+    return this.#options.timeoutMs ?? this.#owner.timeoutMs;
   }
 
   #giveUp(error: CancelledError | TimeoutError): void {

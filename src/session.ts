@@ -32,6 +32,9 @@ export const DEFAULT_REQUEST_TIMEOUT_MS: number = 60_000;
 /** The default maximum total time of a request, whatever progress arrives: 10 minutes. */
 export const DEFAULT_MAX_TOTAL_TIMEOUT_MS: number = 600_000;
 
+/** The options of a request that passes none: shared, never written to (see request()). */
+const NO_OPTIONS: RequestOptions = {};
+
 /**
  * A progress update for a request, from `notifications/progress`.
  *
@@ -157,6 +160,9 @@ export class Session implements AsyncDisposable {
   /** The defaults and callbacks every request shares. */
   readonly #owner: PendingOwner;
   #nextId = 1;
+  /** What the transport's last send returned, and the requests sent with it (see #watch). */
+  #lastSent: Promise<void> | undefined;
+  #sentWith: PendingRequest[] = [];
   #closedReason: Error | undefined;
   #transportClosed: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
@@ -221,7 +227,7 @@ export class Session implements AsyncDisposable {
   request(
     method: string,
     params: JsonObject = {},
-    options: RequestOptions = {},
+    options: RequestOptions = NO_OPTIONS,
   ): Promise<JsonObject> {
     if (this.#closedReason) return Promise.reject(this.#closedReason);
     if (options.signal?.aborted) {
@@ -236,8 +242,32 @@ export class Session implements AsyncDisposable {
     }
     const pending = new PendingRequest(id, method, options, this.#owner);
     this.#outgoing.add(pending);
-    this.#send(message).catch((error) => pending.fail(this.#asClosed(error)));
+    const sent = this.#send(message);
+    if (sent !== this.#lastSent) this.#watch(sent);
+    this.#sentWith.push(pending);
     return pending.promise;
+  }
+
+  /**
+   * Fails the requests that went out with `sent` if it rejects. A transport that joins the
+   * messages written meanwhile into one write (stdio) returns one promise for all of them, so
+   * one handler per write replaces a closure and a promise per request: in a burst of thousands
+   * of calls they all lived until the write completed, and their collection showed in profiles.
+   */
+  #watch(sent: Promise<void>): void {
+    const members: PendingRequest[] = [];
+    this.#lastSent = sent;
+    this.#sentWith = members;
+    const done = () => {
+      if (this.#lastSent !== sent) return;
+      this.#lastSent = undefined;
+      this.#sentWith = [];
+    };
+    sent.then(done, (error) => {
+      done();
+      const reason = this.#asClosed(error);
+      for (const pending of members) pending.fail(reason);
+    });
   }
 
   /** Every message goes out one way, so that their order is kept. */

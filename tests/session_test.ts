@@ -340,3 +340,44 @@ Deno.test("the session takes messages straight from a transport that offers them
   await session.close();
   assert.equal(transport.onMessage, undefined, "a closed session takes no more messages");
 });
+
+/** A transport that joins what is sent in one turn into one write, as stdio does. */
+class BatchingTransport extends DirectTransport {
+  /** Settles the current write; what is sent after it goes out in the next one. */
+  write = Promise.withResolvers<void>();
+  readonly batches: number[][] = [[]];
+  send(message: JsonRpcMessage): Promise<void> {
+    if ("id" in message) this.batches.at(-1)!.push(message.id as number);
+    return this.write.promise;
+  }
+  /** Ends the current write with `error`, or successfully, and opens the next. */
+  settle(error?: Error): void {
+    if (error) this.write.reject(error);
+    else this.write.resolve();
+    this.write = Promise.withResolvers<void>();
+    this.batches.push([]);
+  }
+}
+
+Deno.test("a failed write fails every request it carried, and only those", async () => {
+  const transport = new BatchingTransport();
+  const session = new Session(transport);
+  const first = [session.request("a"), session.request("b")];
+  transport.settle(); // written: they wait for their answers
+  const second = [session.request("c"), session.request("d")];
+  transport.settle(new Error("stdin closed"));
+  const third = session.request("e");
+  assert.deepStrictEqual(transport.batches.slice(0, 3), [[1, 2], [3, 4], [5]]);
+  for (const failed of second) {
+    const error = await rejectsWith(failed, ConnectionClosedError);
+    assert.match(error.message, /stdin closed/);
+  }
+  // The first write's requests still wait for their answers, and the third write is fine.
+  transport.onMessage!({ jsonrpc: "2.0", id: 1, result: { n: 1 } });
+  transport.onMessage!({ jsonrpc: "2.0", id: 2, result: { n: 2 } });
+  assert.deepStrictEqual(await Promise.all(first), [{ n: 1 }, { n: 2 }]);
+  transport.settle();
+  transport.onMessage!({ jsonrpc: "2.0", id: 5, result: { n: 5 } });
+  assert.deepStrictEqual(await third, { n: 5 });
+  await session.close();
+});

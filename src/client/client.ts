@@ -59,6 +59,12 @@ import type {
 } from "../types.ts";
 import { VERSION } from "../version.ts";
 
+/**
+ * The options of a call that passes none: one object for all of them, never written to. A fresh
+ * `{}` per call stayed alive, held by the pending request, until the call was answered.
+ */
+const NO_OPTIONS: CallToolOptions & CacheOptions = {};
+
 export * from "./types.ts";
 
 /**
@@ -217,7 +223,7 @@ export class Client implements AsyncDisposable {
   request(
     method: string,
     params: JsonObject = {},
-    options: CacheOptions = {},
+    options: CacheOptions = NO_OPTIONS,
   ): Promise<JsonObject> {
     const capability = REQUIRED_CAPABILITY[method];
     if (capability && !hasCapability(this.#server.capabilities, capability)) {
@@ -303,7 +309,7 @@ export class Client implements AsyncDisposable {
   callTool(
     name: string,
     args: Record<string, unknown> = {},
-    options: CallToolOptions = {},
+    options: CallToolOptions = NO_OPTIONS,
   ): Promise<CallToolResult> {
     // Not async itself: invokeTool is, and one more layer costs ticks on the hottest path.
     return invokeTool(this.#context(), name, args, options);
