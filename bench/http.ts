@@ -14,7 +14,8 @@
 // or the machine cannot: unpinned, where the scheduler placed each process swayed its rate more
 // than the gaps measured here (see cpuSplit() in _bench_util.ts).
 //
-// Usage: deno task bench:http [--calls N] [--rounds N] [--warmup N] [--fresh N] [--no-pin] [--json]
+// Usage: deno task bench:http [--calls N] [--rounds N] [--warmup N] [--fresh N] [--answers json|sse]
+//   [--no-pin] [--json]
 
 import { Client as SdkV2Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client, StreamableHttpTransport } from "../mod.ts";
@@ -53,10 +54,12 @@ interface Options {
   json: boolean;
   /** Pin the server to one CPU and the contenders to the others (see cpuSplit()). */
   pin: boolean;
+  /** How the server answers: each kind in turn, or one. */
+  answers: ("json" | "sse")[];
 }
 
 const USAGE =
-  "Usage: deno task bench:http [--calls N] [--rounds N] [--warmup N] [--fresh N] [--no-pin] [--json]";
+  "Usage: deno task bench:http [--calls N] [--rounds N] [--warmup N] [--fresh N] [--answers json|sse] [--no-pin] [--json]";
 
 function parseOptions(args: readonly string[]): Options {
   const options: Options = {
@@ -66,13 +69,21 @@ function parseOptions(args: readonly string[]): Options {
     fresh: 2000,
     json: false,
     pin: true,
+    answers: ["json", "sse"],
   };
   const counts = ["--calls", "--rounds", "--warmup", "--fresh"];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === "--json") options.json = true;
     else if (arg === "--no-pin") options.pin = false;
-    else if (counts.includes(arg)) {
+    else if (arg === "--answers") {
+      const kind = args[++i];
+      if (kind !== "json" && kind !== "sse") {
+        console.error(`--answers needs json or sse, got ${JSON.stringify(kind ?? "")}\n${USAGE}`);
+        Deno.exit(2);
+      }
+      options.answers = [kind];
+    } else if (counts.includes(arg)) {
       const value = Number(args[++i]);
       if (!Number.isInteger(value) || value < 1) {
         console.error(`${arg} needs a positive whole number\n${USAGE}`);
@@ -346,7 +357,7 @@ if (import.meta.main && Deno.args[0] === "--contender") {
     "CPU µs",
   ]];
   const verdicts: string[] = [];
-  for (const mode of ["json", "sse"] as const) {
+  for (const mode of options.answers) {
     const results: Measured[] = await measure(mode, options, split);
     report[mode] = results;
     const find = (name: string, era: Era) => results.find((r) => r.name === name && r.era === era)!;
