@@ -323,17 +323,21 @@ export interface CpuSplit {
 export async function cpuSplit(): Promise<CpuSplit | undefined> {
   const cpus = navigator.hardwareConcurrency;
   if (cpus < 2) return undefined;
-  try {
-    const { success } = await new Deno.Command("taskset", {
-      args: ["-c", "0", "true"],
-      stdout: "null",
-      stderr: "null",
-    }).output();
-    if (!success) return undefined;
-  } catch {
-    return undefined; // no taskset on this machine
+  const split = { server: String(cpus - 1), contenders: cpus === 2 ? "0" : `0-${cpus - 2}` };
+  // Both sets must be ours to use: a container may allow other CPU numbers than 0 to n-1.
+  for (const set of [split.server, split.contenders]) {
+    try {
+      const { success } = await new Deno.Command("taskset", {
+        args: ["-c", set, "true"],
+        stdout: "null",
+        stderr: "null",
+      }).output();
+      if (!success) return undefined;
+    } catch {
+      return undefined; // no taskset on this machine
+    }
   }
-  return { server: String(cpus - 1), contenders: cpus === 2 ? "0" : `0-${cpus - 2}` };
+  return split;
 }
 
 /**
