@@ -6,9 +6,11 @@
 // every request. Each contender runs in a process of its own (this file again, with --contender),
 // driven from here and started afresh every round. A round measures a fresh process's first
 // sequential calls (the JIT and lazy loads count), warms every contender up, then measures steady
-// calls, sequential ones alternating the contenders in slices of calls. The bare loop runs twice for 2025-11-25: the second row shows how far apart
-// identical code measures. Targets:
-// ≥ 0.9× the bare loop sequentially (steady) with JSON answers, and ≥ 1.5× the SDK in every mode.
+// calls, sequential ones alternating the contenders in slices of calls. The bare loop runs twice
+// for 2025-11-25: the second row shows how far apart identical code measures. Two more rows show
+// where this client's time goes: the client on the least transport it can run on, without and
+// with the fetch options this transport's safety needs (see LeastTransport). Targets: ≥ 0.9× the
+// bare loop sequentially (steady) with JSON answers, and ≥ 1.5× the SDK in every mode.
 //
 // The server runs on the last CPU and the contenders on the others (`taskset`), unless --no-pin
 // or the machine cannot: unpinned, where the scheduler placed each process swayed its rate more
@@ -18,7 +20,7 @@
 //   [--no-pin] [--json]
 
 import { Client as SdkV2Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { Client, StreamableHttpTransport } from "../mod.ts";
+import { Client, type JsonRpcMessage, StreamableHttpTransport, type Transport } from "../mod.ts";
 import {
   alternate,
   callRunner,
@@ -173,6 +175,84 @@ interface HttpContender {
   connect(url: string): Promise<Runner>;
 }
 
+/**
+ * The least transport this client can run on: a POST per message, a request's JSON answer parsed
+ * and handed to the session; no session id, gate, ledger, size limit or checks. With `options`,
+ * each fetch also gets what StreamableHttpTransport's safety needs of it: a signal (how close()
+ * ends the POSTs in flight) and `redirect: "manual"` (redirects followed by hand, within the
+ * origin). Against the bare loop these rows show what the client and session cost, then what
+ * those fetch options cost; against them, this client's row shows what the transport's own work
+ * costs.
+ */
+class LeastTransport implements Transport {
+  onMessage: ((message: JsonRpcMessage) => void) | undefined;
+  readonly readable: ReadableStream<JsonRpcMessage>;
+  readonly writable: WritableStream<JsonRpcMessage>;
+  readonly #url: string | URL;
+  readonly #options: boolean;
+  readonly #abort = new AbortController();
+  readonly #headers: Record<string, string> = {
+    accept: "application/json, text/event-stream",
+    "content-type": "application/json",
+  };
+  #end!: ReadableStreamDefaultController<JsonRpcMessage>;
+
+  constructor(url: string, options: boolean) {
+    this.#url = options ? new URL(url) : url;
+    this.#options = options;
+    this.readable = new ReadableStream({ start: (controller) => void (this.#end = controller) });
+    this.writable = new WritableStream({ write: (message) => this.send(message) });
+  }
+
+  start(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  setProtocolVersion(version: string): void {
+    this.#headers["mcp-protocol-version"] = version;
+  }
+
+  async send(message: JsonRpcMessage): Promise<void> {
+    const init: RequestInit = {
+      method: "POST",
+      headers: this.#headers,
+      body: JSON.stringify(message),
+    };
+    if (this.#options) {
+      init.signal = this.#abort.signal;
+      init.redirect = "manual";
+    }
+    const response = await fetch(this.#url, init);
+    if (!("method" in message && "id" in message)) return void await response.body?.cancel();
+    // An SSE answer is one event here, parsed as the bare loop parses it.
+    const text = await response.text();
+    this.onMessage!(JSON.parse(text.startsWith("{") ? text : text.slice(text.indexOf("{"))));
+  }
+
+  close(): Promise<void> {
+    this.#abort.abort();
+    try {
+      this.#end.close();
+    } catch {
+      // closed already
+    }
+    return Promise.resolve();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}
+
+/** This client on {@link LeastTransport}, held to 2025-11-25. */
+async function onLeastTransport(url: string, options: boolean): Promise<Runner> {
+  const client = await Client.connect(new LeastTransport(url, options), {
+    clientInfo: CLIENT_INFO,
+    protocol: "2025-11-25",
+  });
+  return callRunner(() => client.callTool("echo", { text: "hi" }), () => client.close());
+}
+
 /** This client, held to one revision. */
 async function ours(url: string, era: Era): Promise<Runner> {
   const client = await Client.connect(new StreamableHttpTransport({ url }), {
@@ -188,6 +268,8 @@ async function ours(url: string, era: Era): Promise<Runner> {
 const OURS = "mcp-inspect";
 const BARE_AGAIN = "bare fetch again";
 const SDK = "sdk v2 2.4.0";
+const LEAST = "client, least transport";
+const LEAST_OPTIONS = "… + fetch options";
 
 const CONTENDERS: HttpContender[] = [
   {
@@ -202,6 +284,17 @@ const CONTENDERS: HttpContender[] = [
     connect: (url) => bareFetch(url, "2025-11-25"),
   },
   { name: OURS, era: "2025-11-25", connect: (url) => ours(url, "2025-11-25") },
+  {
+    // Where this client's time goes: see LeastTransport.
+    name: LEAST,
+    era: "2025-11-25",
+    connect: (url) => onLeastTransport(url, false),
+  },
+  {
+    name: LEAST_OPTIONS,
+    era: "2025-11-25",
+    connect: (url) => onLeastTransport(url, true),
+  },
   {
     name: SDK,
     era: "2025-11-25",
