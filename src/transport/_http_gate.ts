@@ -57,6 +57,13 @@ export class RequestGate {
     return new Promise((resolve, reject) => this.#queue.push({ resolve, reject }));
   }
 
+  /** Takes a slot if one is free, without joining the line; false when none is. */
+  tryEnter(): boolean {
+    if (this.#active >= this.#limit) return false;
+    this.#active++;
+    return true;
+  }
+
   /** Gives a slot back; the first request in line takes it over. */
   leave(): void {
     if (this.#head === this.#queue.length) {

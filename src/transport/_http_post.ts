@@ -64,10 +64,8 @@ export function post(
 ): Promise<Response | undefined> {
   const gated = !unlimited && takesSlot(message);
   const body = JSON.stringify(message);
-  if (session.renewing !== undefined) return postLoop(link, session, message, wanted, gated, body);
-  const queued = gated ? link.gate.enter() : undefined; // no promise when a slot is free
-  if (queued !== undefined) {
-    return postLoop(link, session, message, wanted, gated, body, { queued });
+  if (session.renewing !== undefined || (gated && !link.gate.tryEnter())) {
+    return postLoop(link, session, message, wanted, gated, body);
   }
   // Nothing was awaited, so a request is still wanted: the session gave up on nothing meanwhile.
   const sessionId = link.channel.sessionId;
@@ -82,12 +80,10 @@ export function post(
   });
 }
 
-/** How {@link postLoop} starts: waiting in line for a slot, or with a first answer to handle. */
-type FirstAttempt =
-  | { queued: Promise<void>; response?: undefined; sessionId?: undefined }
-  | { queued?: undefined; response: Response; sessionId: string | undefined };
-
-/** The POST with its waits, renewals and retries; `first` is how far {@link post} got. */
+/**
+ * The POST with its waits, renewals and retries; `first` is the answer to an attempt {@link post}
+ * already made (its slot given back).
+ */
 async function postLoop(
   link: HttpLink,
   session: SessionKeeper,
@@ -95,7 +91,7 @@ async function postLoop(
   wanted: ((id: RequestId) => boolean) | undefined,
   gated: boolean,
   body: string,
-  first?: FirstAttempt,
+  first?: { response: Response; sessionId: string | undefined },
 ): Promise<Response | undefined> {
   const { channel, limits } = link;
   const method = "method" in message ? message.method : undefined;
@@ -103,12 +99,11 @@ async function postLoop(
   for (let attempt = 0;; attempt++) {
     let sessionId: string | undefined;
     let response: Response;
-    if (attempt === 0 && first?.response) {
+    if (attempt === 0 && first) {
       ({ response, sessionId } = first);
     } else {
       if (gated) {
-        // the slot taken in line by post(), or a new one
-        const queued = attempt === 0 && first ? first.queued : link.gate.enter();
+        const queued = link.gate.enter(); // no promise, and no tick, when a slot is free
         if (queued) await queued;
       }
       try {

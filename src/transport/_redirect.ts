@@ -17,13 +17,7 @@ export function fetchWithinOrigin(
   init: RequestInit & { method: string },
 ): Promise<Response> {
   const manual = { ...init, redirect: "manual" as const };
-  let sent: Promise<Response>;
-  try {
-    sent = fetchFn(url, manual);
-  } catch (error) {
-    return Promise.reject(error); // a wrapped fetch that throws fails like one that rejects
-  }
-  return sent.then((response) =>
+  return fetchFn(url, manual).then((response) =>
     REDIRECTS.has(response.status) ? follow(fetchFn, url, manual, response) : response
   );
 }

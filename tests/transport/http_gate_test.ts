@@ -43,3 +43,15 @@ Deno.test("the limit is a whole number of at least 1, or Infinity", () => {
   const gate = new RequestGate(Infinity, new AbortController().signal);
   for (let i = 0; i < 1000; i++) assert.equal(gate.enter(), undefined);
 });
+
+Deno.test("tryEnter takes a free slot but never joins the line", async () => {
+  const gate = new RequestGate(1, new AbortController().signal);
+  assert.equal(gate.tryEnter(), true);
+  assert.equal(gate.tryEnter(), false);
+  const waiting = gate.enter()!; // in line behind the first
+  gate.leave(); // the slot goes to the one in line, not back to tryEnter
+  await waiting;
+  assert.equal(gate.tryEnter(), false);
+  gate.leave();
+  assert.equal(gate.tryEnter(), true);
+});
