@@ -490,7 +490,7 @@ function printTable(summary: Summary): void {
     console.log(`\n${formatTable(freshRows)}`);
     const ours = server.results.find((r) => r.name === OURS)!.vsBare;
     const verdict = (mode: Shown): string =>
-      `${LABELS[mode].replace("/s", "")} ${ours[mode].toFixed(2)}× (target ≥ ${TARGETS[mode]}: ` +
+      `${LABELS[mode].replace("/s", "")} ${ours[mode].toFixed(3)}× (target ≥ ${TARGETS[mode]}: ` +
       `${server.meetsTargets[mode] ? "ok" : "BELOW"})`;
     console.log(`\n${OURS} vs bare: ${SHOWN.map(verdict).join(", ")}`);
     for (const [name, r] of Object.entries(server.oursVs)) {
