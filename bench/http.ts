@@ -10,8 +10,8 @@
 // for 2025-11-25: the second row shows how far apart identical code measures. Three more rows show
 // where this client's time goes: the bare loop with the fetch options this transport's safety
 // needs, and the client on the least transport it can run on, without and with those options
-// (see LeastTransport). Targets: ≥ 0.9× the bare loop sequentially (steady) with JSON answers,
-// judged on the unrounded ratio, and ≥ 1.5× the SDK in every mode.
+// (the contenders are in _http_contenders.ts). Targets: ≥ 0.9× the bare loop sequentially
+// (steady) with JSON answers, judged on the unrounded ratio, and ≥ 1.5× the SDK in every mode.
 //
 // The server runs on the last CPU and the contenders on the others (`taskset`), unless --no-pin
 // or the machine cannot: unpinned, where the scheduler placed each process swayed its rate more
@@ -20,11 +20,9 @@
 // Usage: deno task bench:http [--calls N] [--rounds N] [--warmup N] [--fresh N] [--answers json|sse]
 //   [--no-pin] [--json]
 
-import { Client as SdkV2Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { Client, type JsonRpcMessage, StreamableHttpTransport, type Transport } from "../mod.ts";
+import { CONTENDERS, type Era, OURS, SDK } from "./_http_contenders.ts";
 import {
   alternate,
-  callRunner,
   ContenderProcess,
   type CpuSplit,
   cpuSplit,
@@ -32,7 +30,6 @@ import {
   median,
   onCpus,
   pairedRatio,
-  type Runner,
   type Sample,
   serveContender,
   steadyRound,
@@ -41,7 +38,6 @@ import {
 const SERVER = new URL("../testdata/http/fast_http.ts", import.meta.url).pathname;
 /** This file: each contender runs it again in a process of its own (`--contender i --url u`). */
 const SELF = new URL(import.meta.url);
-const CLIENT_INFO = { name: "bench", version: "1.0.0" };
 const TARGET = 1.5;
 /** Sequential JSON calls, as a fraction of the bare fetch loop. */
 const LIMIT_TARGET = 0.9;
@@ -136,196 +132,6 @@ async function startServer(mode: "json" | "sse", cpus: string | undefined) {
     },
   };
 }
-
-/** The revisions compared: each contender speaks one, and is held to the bare loop of the same. */
-type Era = "2025-11-25" | "2026-07-28";
-
-/**
- * One POST per call with nothing around it: the body read as text and parsed, SSE or not. It sends
- * what the revision asks of every request and no more: in 2026-07-28, the `_meta` naming the
- * revision, the client's capabilities and identity, and the Mcp-Method and Mcp-Name headers.
- */
-function bareFetch(url: string, era: Era, options = false): Promise<Runner> {
-  let id = 0;
-  // With `options`, what StreamableHttpTransport's safety asks of each fetch (see LeastTransport).
-  const abort = new AbortController();
-  const target: string | URL = options ? new URL(url) : url;
-  const extra: RequestInit = options ? { signal: abort.signal, redirect: "manual" } : {};
-  const modern = era === "2026-07-28";
-  const headers: Record<string, string> = {
-    accept: "application/json, text/event-stream",
-    "content-type": "application/json",
-    "mcp-protocol-version": era,
-    ...(modern ? { "mcp-method": "tools/call", "mcp-name": "echo" } : {}),
-  };
-  const meta = {
-    "io.modelcontextprotocol/protocolVersion": era,
-    "io.modelcontextprotocol/clientCapabilities": {},
-    "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
-  };
-  const call = async () => {
-    const params: Record<string, unknown> = { name: "echo", arguments: { text: "hi" } };
-    if (modern) params._meta = meta;
-    const body = JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params });
-    const response = await fetch(target, { method: "POST", headers, body, ...extra });
-    const text = await response.text();
-    return JSON.parse(text.startsWith("{") ? text : text.slice(text.indexOf("{")));
-  };
-  return Promise.resolve(callRunner(call, () => Promise.resolve(abort.abort())));
-}
-
-interface HttpContender {
-  name: string;
-  era: Era;
-  connect(url: string): Promise<Runner>;
-}
-
-/**
- * The least transport this client can run on: a POST per message, a request's JSON answer parsed
- * and handed to the session; no session id, gate, ledger, size limit or checks. With `options`,
- * each fetch also gets what StreamableHttpTransport's safety needs of it: a signal (how close()
- * ends the POSTs in flight) and `redirect: "manual"` (redirects followed by hand, within the
- * origin). Against the bare loop these rows show what the client and session cost, then what
- * those fetch options cost; against them, this client's row shows what the transport's own work
- * costs.
- */
-class LeastTransport implements Transport {
-  onMessage: ((message: JsonRpcMessage) => void) | undefined;
-  readonly readable: ReadableStream<JsonRpcMessage>;
-  readonly writable: WritableStream<JsonRpcMessage>;
-  readonly #url: string | URL;
-  readonly #options: boolean;
-  readonly #abort = new AbortController();
-  readonly #headers: Record<string, string> = {
-    accept: "application/json, text/event-stream",
-    "content-type": "application/json",
-  };
-  #end!: ReadableStreamDefaultController<JsonRpcMessage>;
-
-  constructor(url: string, options: boolean) {
-    this.#url = options ? new URL(url) : url;
-    this.#options = options;
-    this.readable = new ReadableStream({ start: (controller) => void (this.#end = controller) });
-    this.writable = new WritableStream({ write: (message) => this.send(message) });
-  }
-
-  start(): Promise<void> {
-    return Promise.resolve();
-  }
-
-  setProtocolVersion(version: string): void {
-    this.#headers["mcp-protocol-version"] = version;
-  }
-
-  async send(message: JsonRpcMessage): Promise<void> {
-    const init: RequestInit = {
-      method: "POST",
-      headers: this.#headers,
-      body: JSON.stringify(message),
-    };
-    if (this.#options) {
-      init.signal = this.#abort.signal;
-      init.redirect = "manual";
-    }
-    const response = await fetch(this.#url, init);
-    if (!("method" in message && "id" in message)) return void await response.body?.cancel();
-    // An SSE answer is one event here, parsed as the bare loop parses it.
-    const text = await response.text();
-    this.onMessage!(JSON.parse(text.startsWith("{") ? text : text.slice(text.indexOf("{"))));
-  }
-
-  close(): Promise<void> {
-    this.#abort.abort();
-    try {
-      this.#end.close();
-    } catch {
-      // closed already
-    }
-    return Promise.resolve();
-  }
-
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.close();
-  }
-}
-
-/** This client on {@link LeastTransport}, held to 2025-11-25. */
-async function onLeastTransport(url: string, options: boolean): Promise<Runner> {
-  const client = await Client.connect(new LeastTransport(url, options), {
-    clientInfo: CLIENT_INFO,
-    protocol: "2025-11-25",
-  });
-  return callRunner(() => client.callTool("echo", { text: "hi" }), () => client.close());
-}
-
-/** This client, held to one revision. */
-async function ours(url: string, era: Era): Promise<Runner> {
-  const client = await Client.connect(new StreamableHttpTransport({ url }), {
-    clientInfo: CLIENT_INFO,
-    protocol: era === "2026-07-28" ? "modern" : era,
-  });
-  if (client.protocolVersion !== era) {
-    throw new Error(`mcp-inspect negotiated ${client.protocolVersion}, not ${era}`);
-  }
-  return callRunner(() => client.callTool("echo", { text: "hi" }), () => client.close());
-}
-
-const OURS = "mcp-inspect";
-const BARE_AGAIN = "bare fetch again";
-const BARE_OPTIONS = "bare fetch + fetch options";
-const SDK = "sdk v2 2.4.0";
-const LEAST = "client, least transport";
-const LEAST_OPTIONS = "… + fetch options";
-
-const CONTENDERS: HttpContender[] = [
-  {
-    name: "bare fetch",
-    era: "2025-11-25",
-    connect: (url) => bareFetch(url, "2025-11-25"),
-  },
-  {
-    // The limit once more, in another process: how far apart identical code measures.
-    name: BARE_AGAIN,
-    era: "2025-11-25",
-    connect: (url) => bareFetch(url, "2025-11-25"),
-  },
-  {
-    // Where this client's time goes, from the limit down: what the fetch options alone cost,
-    // then the client and session, then both together (see LeastTransport).
-    name: BARE_OPTIONS,
-    era: "2025-11-25",
-    connect: (url) => bareFetch(url, "2025-11-25", true),
-  },
-  { name: OURS, era: "2025-11-25", connect: (url) => ours(url, "2025-11-25") },
-  {
-    name: LEAST,
-    era: "2025-11-25",
-    connect: (url) => onLeastTransport(url, false),
-  },
-  {
-    name: LEAST_OPTIONS,
-    era: "2025-11-25",
-    connect: (url) => onLeastTransport(url, true),
-  },
-  {
-    name: SDK,
-    era: "2025-11-25",
-    async connect(url) {
-      const client = new SdkV2Client(CLIENT_INFO);
-      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-      return callRunner(
-        () => client.callTool({ name: "echo", arguments: { text: "hi" } }),
-        () => client.close(),
-      );
-    },
-  },
-  {
-    name: "bare fetch",
-    era: "2026-07-28",
-    connect: (url) => bareFetch(url, "2026-07-28"),
-  },
-  { name: OURS, era: "2026-07-28", connect: (url) => ours(url, "2026-07-28") },
-];
 
 /** Concurrent calls of the warm-up: as many as the old warm-up made, no more (see measure()). */
 const WARMUP_BURST = 100;
