@@ -44,8 +44,8 @@ export class PendingRequest {
       this.#resolve = resolve;
       this.#reject = reject;
     });
-    const timeoutMs = options.timeoutMs ?? owner.timeoutMs;
-    const maxTotalTimeoutMs = options.maxTotalTimeoutMs ?? owner.maxTotalTimeoutMs;
+    const timeoutMs = this.#timeoutMs();
+    const maxTotalTimeoutMs = this.#maxTotalTimeoutMs();
     const now = Date.now();
     this.#idleDeadline = now + timeoutMs;
     // The total limit only matters when progress can push the idle deadline past it.
@@ -68,9 +68,7 @@ export class PendingRequest {
   expire(now: number): boolean {
     if (this.#settled || now < this.deadline) return false;
     const total = this.#totalDeadline < this.#idleDeadline;
-    const limit = total
-      ? this.#options.maxTotalTimeoutMs ?? this.#owner.maxTotalTimeoutMs
-      : this.#timeoutMs();
+    const limit = total ? this.#maxTotalTimeoutMs() : this.#timeoutMs();
     this.#giveUp(new TimeoutError(this.method, limit, total ? "total" : "idle"));
     return true;
   }
@@ -99,6 +97,11 @@ export class PendingRequest {
    */
   #timeoutMs(): number {
     return this.#options.timeoutMs ?? this.#owner.timeoutMs;
+  }
+
+  /** The total limit, read again when needed like {@link #timeoutMs}. */
+  #maxTotalTimeoutMs(): number {
+    return this.#options.maxTotalTimeoutMs ?? this.#owner.maxTotalTimeoutMs;
   }
 
   #giveUp(error: CancelledError | TimeoutError): void {
