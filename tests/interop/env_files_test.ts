@@ -91,28 +91,27 @@ Deno.test("server-filesystem: a directory given only as a root can be listed, wr
 Deno.test("server-filesystem: setRoots() moves the server from its argument directory to a new root", async () => {
   await using first = await tempDir();
   await using second = await tempDir();
+  // The server asks for the roots once initialized and applies the answer asynchronously (it stats
+  // every root); a second answer (to the list_changed below) applied while the first is still in
+  // flight can be overwritten by it. The first answer names a marker directory beside the argument
+  // directory, so the test can see it applied before the roots change.
+  await using marker = await tempDir();
   await using fx = await connectNpm("filesystem", [first.path], {
-    roots: [root(first.path, "first")],
+    roots: [root(first.path, "first"), root(marker.path, "marker")],
   });
   await until(
-    async () => (await allowedDirectories(fx)).includes(first.path),
-    "the first directory is allowed",
-  );
-  // The server asks for the roots once initialized and applies the answer asynchronously; a
-  // second answer (to the list_changed below) applied before the first would be overwritten by
-  // it, so the first is answered before the roots change.
-  await until(
-    () =>
-      Promise.resolve(
-        fx.transport.sent.some((m) => "result" in m && Array.isArray(m.result?.roots)),
-      ),
-    "the client has answered the server's first roots/list",
+    async () => {
+      const allowed = await allowedDirectories(fx);
+      return allowed.includes(first.path) && allowed.includes(marker.path);
+    },
+    "the first roots (the argument directory and the marker) are allowed",
   );
   await fx.client.setRoots([root(second.path, "second")]);
   await until(
     async () => {
       const allowed = await allowedDirectories(fx);
-      return allowed.includes(second.path) && !allowed.includes(first.path);
+      return allowed.includes(second.path) && !allowed.includes(first.path) &&
+        !allowed.includes(marker.path);
     },
     "only the second directory is allowed",
   );
