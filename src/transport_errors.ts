@@ -1,0 +1,216 @@
+/**
+ * The errors of a connection: it could not start, it closed, or an HTTP server answered with an
+ * error status (authorization, session expiry). Re-exported by `errors.ts`, the error family's
+ * module.
+ *
+ * @module
+ */
+
+/**
+ * A transport could not be started or failed while in use.
+ *
+ * @example
+ * ```ts ignore
+ * try {
+ *   await Client.connect(new StdioTransport({ command: "no-such-server" }));
+ * } catch (error) {
+ *   if (error instanceof TransportError) console.error(error.message);
+ * }
+ * ```
+ */
+export class TransportError extends Error {
+  /**
+   * Creates the error.
+   *
+   * @example
+   * ```ts
+   * import { TransportError } from "@mcp-inspect/client";
+   * console.log(new TransportError("Cannot start server: command not found").name);
+   * ```
+   */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "TransportError";
+  }
+}
+
+/** What is known about how a connection ended. */
+export interface ConnectionClosedInfo {
+  /** The server process's exit code, when it was a process and it exited. */
+  exitCode?: number | undefined;
+  /** The signal that ended the server process, if any. */
+  signal?: string | undefined;
+  /** The last lines the server wrote to stderr, oldest first. */
+  stderrTail?: readonly string[] | undefined;
+}
+
+/**
+ * The connection closed while requests were pending or a request was made after it closed.
+ * It carries the exit code and the last stderr lines of a server process, so a crash explains
+ * itself.
+ *
+ * @example
+ * ```ts ignore
+ * await client.callTool("crash", {}).catch((error) => {
+ *   if (error instanceof ConnectionClosedError) console.error(error.exitCode, error.stderrTail);
+ * });
+ * ```
+ */
+export class ConnectionClosedError extends TransportError {
+  /** The server process's exit code, if known. */
+  readonly exitCode: number | undefined;
+  /** The signal that ended the server process, if any. */
+  readonly signal: string | undefined;
+  /** The last lines the server wrote to stderr. */
+  readonly stderrTail: readonly string[];
+
+  /**
+   * Creates the error.
+   *
+   * @example
+   * ```ts
+   * import { ConnectionClosedError } from "@mcp-inspect/client";
+   * const error = new ConnectionClosedError("Server exited", { exitCode: 3, stderrTail: ["fatal"] });
+   * console.log(error.message);
+   * ```
+   */
+  constructor(message: string, info: ConnectionClosedInfo = {}, options?: ErrorOptions) {
+    const details: string[] = [];
+    if (info.exitCode !== undefined) details.push(`exit code ${info.exitCode}`);
+    if (info.signal !== undefined) details.push(`signal ${info.signal}`);
+    let text = details.length > 0 ? `${message} (${details.join(", ")})` : message;
+    if (info.stderrTail && info.stderrTail.length > 0) {
+      text += `; last stderr lines:\n${info.stderrTail.map((line) => `  ${line}`).join("\n")}`;
+    }
+    super(text, options);
+    this.name = "ConnectionClosedError";
+    this.exitCode = info.exitCode;
+    this.signal = info.signal;
+    this.stderrTail = info.stderrTail ?? [];
+  }
+}
+
+/**
+ * An HTTP server answered with an error status. The message names the status, the method and the
+ * URL (without its query), never a header value.
+ *
+ * @example
+ * ```ts ignore
+ * await client.ping().catch((error) => {
+ *   if (error instanceof HttpError && error.status === 503) console.log("retry later", error.retryAfterMs);
+ * });
+ * ```
+ */
+export class HttpError extends TransportError {
+  /** The HTTP status code. */
+  readonly status: number;
+  /** The `Retry-After` delay the server asked for, in milliseconds, if any. */
+  readonly retryAfterMs: number | undefined;
+
+  /**
+   * Creates the error.
+   *
+   * @example
+   * ```ts
+   * import { HttpError } from "@mcp-inspect/client";
+   * console.log(new HttpError("Server answered HTTP 502", 502).status);
+   * ```
+   */
+  constructor(message: string, status: number, retryAfterMs?: number, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "HttpError";
+    this.status = status;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/**
+ * The parameters of a `WWW-Authenticate` challenge, as RFC 9110 and RFC 6750 define them. MCP
+ * servers name their protected resource metadata in `resource_metadata` (RFC 9728).
+ *
+ * @example
+ * ```ts ignore
+ * const { resource_metadata, scope } = error.challenge.params;
+ * ```
+ */
+export interface AuthChallenge {
+  /** The scheme, lowercased (`bearer`, `dpop`). */
+  scheme: string;
+  /** The auth-params, keys lowercased. */
+  params: Record<string, string>;
+}
+
+/**
+ * The server requires authorization (HTTP 401) or refused it (HTTP 403). The parsed
+ * `WWW-Authenticate` challenges tell what to do next.
+ *
+ * @example
+ * ```ts ignore
+ * await Client.connect(transport).catch((error) => {
+ *   if (error instanceof AuthorizationError) console.log(error.resourceMetadata, error.scope);
+ * });
+ * ```
+ */
+export class AuthorizationError extends HttpError {
+  /** Every challenge of the `WWW-Authenticate` header. */
+  readonly challenges: readonly AuthChallenge[];
+
+  /**
+   * Creates the error.
+   *
+   * @example
+   * ```ts
+   * import { AuthorizationError } from "@mcp-inspect/client";
+   * const error = new AuthorizationError("Unauthorized", 401, [{ scheme: "bearer", params: { scope: "read" } }]);
+   * console.log(error.scope); // "read"
+   * ```
+   */
+  constructor(message: string, status: number, challenges: readonly AuthChallenge[]) {
+    super(message, status);
+    this.name = "AuthorizationError";
+    this.challenges = challenges;
+  }
+
+  /** The `resource_metadata` URL of the first challenge that has one (RFC 9728). */
+  get resourceMetadata(): string | undefined {
+    return this.challenges.find((c) => c.params.resource_metadata)?.params.resource_metadata;
+  }
+
+  /** The `scope` the server asks for, if any. */
+  get scope(): string | undefined {
+    return this.challenges.find((c) => c.params.scope)?.params.scope;
+  }
+
+  /** The `error` code (`invalid_token`, `insufficient_scope`), if any. */
+  get error(): string | undefined {
+    return this.challenges.find((c) => c.params.error)?.params.error;
+  }
+}
+
+/**
+ * The server ended the HTTP session (404 for a request carrying its session id) and the
+ * transport was told not to start a new one (`reinitializeOnExpiry: false`), or a new one expired
+ * at once.
+ *
+ * @example
+ * ```ts ignore
+ * await client.ping().catch((error) => {
+ *   if (error instanceof SessionExpiredError) reconnect();
+ * });
+ * ```
+ */
+export class SessionExpiredError extends TransportError {
+  /**
+   * Creates the error.
+   *
+   * @example
+   * ```ts
+   * import { SessionExpiredError } from "@mcp-inspect/client";
+   * console.log(new SessionExpiredError("Session expired").name);
+   * ```
+   */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "SessionExpiredError";
+  }
+}
