@@ -4,16 +4,18 @@
 
 import { type Diagnostic, type HttpError, ProtocolError } from "../errors.ts";
 import type { JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
-import { checkedHeaders, networkError, secretsOf, statusError } from "./_http.ts";
+import { checkedHeaders, endpointUrl, networkError, secretsOf, statusError } from "./_http.ts";
 import {
   type HeaderParam,
   headerParams,
   paramHeaders,
   setStandardHeaders,
 } from "./_mcp_headers.ts";
-import type { RequestGate } from "./_http_gate.ts";
+import { concurrencyLimit, DEFAULT_MAX_CONCURRENT_REQUESTS, RequestGate } from "./_http_gate.ts";
 import { fetchWithinOrigin } from "./_redirect.ts";
 import { META } from "../protocol.ts";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "./stdio.ts";
+import type { StreamableHttpTransportOptions } from "./streamable_http.ts";
 
 /** The options of the transport with their defaults filled in, resolved once. */
 export interface HttpLimits {
@@ -40,6 +42,39 @@ export interface HttpLink {
   diagnose(diagnostic: Diagnostic): void;
   /** Whether close() has begun. */
   closing(): boolean;
+}
+
+/** What the transport gives the link besides its options: its signal and its sinks. */
+export type LinkSinks = Pick<HttpLink, "signal" | "deliver" | "diagnose" | "closing">;
+
+/**
+ * The link of a transport: the channel to its endpoint, its options with their defaults filled
+ * in, and its request gate. The URL, the headers and the limit on requests in flight are checked
+ * here, before anything is sent.
+ */
+export function openLink(options: StreamableHttpTransportOptions, sinks: LinkSinks): HttpLink {
+  const channel = new HttpChannel({
+    url: endpointUrl(options.url),
+    headers: checkedHeaders(options.headers, "headers"),
+    requestHeaders: options.requestHeaders,
+    fetch: options.fetch ?? fetch,
+    signal: sinks.signal,
+  });
+  const limit = concurrencyLimit(options.maxConcurrentRequests, DEFAULT_MAX_CONCURRENT_REQUESTS);
+  return {
+    ...sinks,
+    channel,
+    limits: {
+      maxBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+      maxRetries: options.maxRetries ?? 3,
+      maxReconnects: options.maxReconnects ?? 5,
+      reconnectDelayMs: options.reconnectDelayMs ?? 1_000,
+      maxDelayMs: options.maxDelayMs ?? 30_000,
+      reinitializeOnExpiry: options.reinitializeOnExpiry ?? true,
+      openServerStream: options.openServerStream ?? true,
+    },
+    gate: new RequestGate(limit, sinks.signal),
+  };
 }
 
 /** The protocol revision a modern message declares in its `_meta`, if any. */

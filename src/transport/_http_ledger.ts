@@ -1,7 +1,9 @@
 // The requests of a Streamable HTTP transport that the session still waits for: whether each was
-// modern, how often it was re-issued, and the ids of re-issued requests both ways.
+// modern, how often it was re-issued, and the ids of re-issued requests both ways. Also the
+// server's requests that wait for our answer.
 
-import type { JsonRpcRequest, RequestId } from "../jsonrpc.ts";
+import type { JsonRpcMessage, JsonRpcRequest, RequestId } from "../jsonrpc.ts";
+import { cancelledRequest } from "./_http.ts";
 
 /** A request in flight: what was sent, whether it was modern, how often it was re-issued. */
 export interface InFlight {
@@ -18,6 +20,43 @@ export class RequestLedger {
   /** The other way: the id the session knows mapped to the latest re-issue's. */
   readonly #latest = new Map<RequestId, RequestId>();
   #reissued = 0;
+  /**
+   * The server's requests still waiting for our answer. While there are any, our requests skip
+   * the limit on requests in flight: answering may need one of them (a sampling handler that
+   * calls a tool, say), and the server may hold every slot until it has that answer.
+   */
+  readonly #serving = new Set<RequestId>();
+
+  /** Whether a request of the server waits for our answer (our requests then skip the gate). */
+  get serving(): boolean {
+    return this.#serving.size > 0;
+  }
+
+  /**
+   * A message of ours as the server must see it: an answer ends the server's wait, and a
+   * cancellation of a re-issued request names it by its new id, the only one the server knows.
+   */
+  outgoing(message: JsonRpcMessage): JsonRpcMessage {
+    if (!("method" in message)) {
+      if ("id" in message) this.#serving.delete(message.id!);
+      return message;
+    }
+    const cancelled = cancelledRequest(message);
+    if (cancelled === undefined || !("params" in message)) return message;
+    const current = this.cancel(cancelled);
+    return current === cancelled
+      ? message
+      : { ...message, params: { ...message.params, requestId: current } };
+  }
+
+  /** Notes a message of the server: a request waits for our answer, or no longer (cancelled). */
+  received(message: JsonRpcMessage): void {
+    if (!("method" in message)) return;
+    if ("id" in message) this.#serving.add(message.id);
+    // a request the server gave up on gets no answer from us
+    const cancelled = cancelledRequest(message);
+    if (cancelled !== undefined) this.#serving.delete(cancelled);
+  }
 
   /** Records a request being sent; a re-issued one keeps its count of re-issues. */
   add(request: JsonRpcRequest, modern: boolean): void {

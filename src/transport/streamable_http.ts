@@ -19,15 +19,12 @@ import {
   type RequestId,
   toMessage,
 } from "../jsonrpc.ts";
-import { cancelledRequest, checkedHeaders, endpointUrl } from "./_http.ts";
-import { declaredVersion, HttpChannel, type HttpLink } from "./_http_channel.ts";
-import { concurrencyLimit, DEFAULT_MAX_CONCURRENT_REQUESTS, RequestGate } from "./_http_gate.ts";
+import { declaredVersion, type HttpChannel, type HttpLink, openLink } from "./_http_channel.ts";
 import { RequestLedger } from "./_http_ledger.ts";
 import { ErrorBody, jsonText, parseJson, post } from "./_http_post.ts";
 import { SessionKeeper } from "./_http_session.ts";
 import { StreamKeeper } from "./_http_stream.ts";
 import { preview } from "./framing.ts";
-import { DEFAULT_MAX_MESSAGE_BYTES } from "./stdio.ts";
 import type { Transport } from "./transport.ts";
 import { deliver } from "./_deliver.ts";
 
@@ -133,13 +130,8 @@ export class StreamableHttpTransport implements Transport {
   /** The channel, the resolved options and our sinks, as the private parts see them. */
   readonly #link: HttpLink;
   readonly #channel: HttpChannel;
+  /** Our requests in flight and the server's that wait for our answer. */
   readonly #ledger = new RequestLedger();
-  /**
-   * The server's requests still waiting for our answer. While there are any, our requests skip
-   * the limit on requests in flight: answering may need one of them (a sampling handler that
-   * calls a tool, say), and the server may hold every slot until it has that answer.
-   */
-  readonly #serving = new Set<RequestId>();
   readonly #session: SessionKeeper;
   readonly #streams: StreamKeeper;
   #incoming!: ReadableStreamDefaultController<JsonRpcMessage>;
@@ -159,33 +151,13 @@ export class StreamableHttpTransport implements Transport {
    */
   constructor(options: StreamableHttpTransportOptions) {
     this.#onDiagnostic = options.onDiagnostic;
-    this.#channel = new HttpChannel({
-      url: endpointUrl(options.url),
-      headers: checkedHeaders(options.headers, "headers"),
-      requestHeaders: options.requestHeaders,
-      fetch: options.fetch ?? fetch,
-      signal: this.#abort.signal,
-    });
-    this.#link = {
-      channel: this.#channel,
-      limits: {
-        maxBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
-        maxRetries: options.maxRetries ?? 3,
-        maxReconnects: options.maxReconnects ?? 5,
-        reconnectDelayMs: options.reconnectDelayMs ?? 1_000,
-        maxDelayMs: options.maxDelayMs ?? 30_000,
-        reinitializeOnExpiry: options.reinitializeOnExpiry ?? true,
-        openServerStream: options.openServerStream ?? true,
-      },
-      gate: new RequestGate(
-        concurrencyLimit(options.maxConcurrentRequests, DEFAULT_MAX_CONCURRENT_REQUESTS),
-        this.#abort.signal,
-      ),
+    this.#link = openLink(options, {
       signal: this.#abort.signal,
       deliver: (message) => this.#deliver(message),
       diagnose: (diagnostic) => this.#diagnose(diagnostic),
       closing: () => this.#closing !== undefined,
-    };
+    });
+    this.#channel = this.#link.channel;
     this.#session = new SessionKeeper(this.#link, () => this.#listen());
     this.#streams = new StreamKeeper(this.#link, this.#session, this.#ledger, {
       reissue: (requestId) => this.#reissue(requestId),
@@ -238,16 +210,7 @@ export class StreamableHttpTransport implements Transport {
       return Promise.reject(new ConnectionClosedError("Cannot send: the transport is closed"));
     }
     const method = "method" in message ? message.method : undefined;
-    if (method === undefined && "id" in message) this.#serving.delete(message.id!);
-    let out = message;
-    const cancelled = cancelledRequest(message);
-    if (cancelled !== undefined && "params" in message) {
-      // The server knows a re-issued request by its new id only.
-      const current = this.#ledger.cancel(cancelled);
-      if (current !== cancelled) {
-        out = { ...message, params: { ...message.params, requestId: current } };
-      }
-    }
+    const out = this.#ledger.outgoing(message);
     const sending = this.#track(this.#send(out));
     // The handshake goes out in order; everything after it may overlap.
     if (method !== "initialize" && method !== "notifications/initialized") return SENT;
@@ -272,8 +235,7 @@ export class StreamableHttpTransport implements Transport {
         this.#ledger.add(request, declaredVersion(request) !== undefined);
         if (request.method === "initialize") this.#session.rememberInitialize(request);
       }
-      const unlimited = this.#serving.size > 0;
-      sent = post(this.#link, this.#session, message, this.#wanted, unlimited);
+      sent = post(this.#link, this.#session, message, this.#wanted, this.#ledger.serving);
     } catch (error) {
       sent = Promise.reject(error); // a message JSON cannot carry fails like a refused POST
     }
@@ -413,10 +375,7 @@ export class StreamableHttpTransport implements Transport {
   /** Hands a message to the session, under the id it knows; a modern tools/list is checked. */
   #deliver(message: JsonRpcMessage): void {
     if (this.#closing) return;
-    if ("method" in message && "id" in message) this.#serving.add(message.id);
-    // a request the server gave up on gets no answer from us
-    const cancelled = cancelledRequest(message);
-    if (cancelled !== undefined) this.#serving.delete(cancelled);
+    this.#ledger.received(message);
     let out = message;
     if (!("method" in message) && message.id !== undefined && message.id !== null) {
       const id = message.id;

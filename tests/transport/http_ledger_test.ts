@@ -72,3 +72,41 @@ Deno.test("a request given up on is forgotten at once, even if its answer never 
   assert.equal(ledger.isWaiting(6), false);
   assert.equal(ledger.size, 0);
 });
+
+Deno.test("a cancellation of a re-issued request names it by the id the server knows", () => {
+  const ledger = new RequestLedger();
+  ledger.add(call(4), true);
+  const again = ledger.reissue(4, 5)!;
+  const cancel = {
+    jsonrpc: "2.0" as const,
+    method: "notifications/cancelled",
+    params: { requestId: 4, reason: "user" },
+  };
+  assert.deepEqual(ledger.outgoing(cancel), {
+    ...cancel,
+    params: { ...cancel.params, requestId: again.id },
+  });
+  assert.equal(ledger.isWaiting(again.id), false);
+  // a request never re-issued is cancelled as it is, the same object
+  ledger.add(call(5), true);
+  const plain = { ...cancel, params: { requestId: 5 } };
+  assert.equal(ledger.outgoing(plain), plain);
+  assert.equal(ledger.isWaiting(5), false);
+});
+
+Deno.test("the server's requests are served until answered or cancelled by the server", () => {
+  const ledger = new RequestLedger();
+  assert.equal(ledger.serving, false);
+  ledger.received({ jsonrpc: "2.0", id: "s1", method: "sampling/createMessage", params: {} });
+  ledger.received({ jsonrpc: "2.0", id: "s2", method: "roots/list" });
+  ledger.received({ jsonrpc: "2.0", method: "notifications/progress", params: {} });
+  assert.equal(ledger.serving, true);
+  ledger.outgoing({ jsonrpc: "2.0", id: "s1", result: {} });
+  assert.equal(ledger.serving, true);
+  ledger.received({
+    jsonrpc: "2.0",
+    method: "notifications/cancelled",
+    params: { requestId: "s2" },
+  });
+  assert.equal(ledger.serving, false);
+});
