@@ -5,7 +5,7 @@
 
 import { Client as SdkV2Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client, type JsonRpcMessage, StreamableHttpTransport, type Transport } from "../mod.ts";
-import { callRunner, type Runner } from "./_bench_util.ts";
+import { callRunner, type Runner } from "./_runner.ts";
 
 const CLIENT_INFO = { name: "bench", version: "1.0.0" };
 

@@ -9,7 +9,8 @@
 
 import { parseArgs } from "node:util";
 import { NPM_SERVERS } from "../tests/_npm_servers.ts";
-import { formatTable, median } from "./_bench_util.ts";
+import { median } from "./_stats.ts";
+import { formatTable } from "./_table.ts";
 import { CLI_GRACE_MS } from "../src/cli/connect.ts";
 
 const ROOT = decodeURIComponent(new URL("..", import.meta.url).pathname);

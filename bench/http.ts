@@ -15,25 +15,17 @@
 //
 // The server runs on the last CPU and the contenders on the others (`taskset`), unless --no-pin
 // or the machine cannot: unpinned, where the scheduler placed each process swayed its rate more
-// than the gaps measured here (see cpuSplit() in _bench_util.ts).
+// than the gaps measured here (see cpuSplit() in _cpus.ts).
 //
 // Usage: deno task bench:http [--calls N] [--rounds N] [--warmup N] [--fresh N] [--answers json|sse]
 //   [--no-pin] [--json]
 
 import { CONTENDERS, type Era, OURS, SDK } from "./_http_contenders.ts";
-import {
-  alternate,
-  ContenderProcess,
-  type CpuSplit,
-  cpuSplit,
-  formatTable,
-  median,
-  onCpus,
-  pairedRatio,
-  type Sample,
-  serveContender,
-  steadyRound,
-} from "./_bench_util.ts";
+import { ContenderProcess, type Sample, serveContender } from "./_contender_process.ts";
+import { type CpuSplit, cpuSplit, onCpus } from "./_cpus.ts";
+import { alternate, steadyRound } from "./_rounds.ts";
+import { median, pairedRatio } from "./_stats.ts";
+import { formatTable } from "./_table.ts";
 
 const SERVER = new URL("../testdata/http/fast_http.ts", import.meta.url).pathname;
 /** This file: each contender runs it again in a process of its own (`--contender i --url u`). */

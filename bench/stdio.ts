@@ -11,7 +11,7 @@
 // time, which shows how far apart identical code measures, and this client's transport alone and
 // session alone (`request()`), which show where its time goes. The servers run on the last CPU
 // and the contenders on the others (`taskset`), unless --no-pin or the machine cannot (see
-// cpuSplit() in _bench_util.ts).
+// cpuSplit() in _cpus.ts).
 //
 // Usage: deno task bench:stdio [--calls N] [--cold N] [--rounds N] [--warmup N]
 //   [--server fast|one-write] [--only "<contender>,…"] [--no-pin] [--json]
@@ -28,27 +28,19 @@ import {
   type RequestId,
   StdioTransport,
 } from "../mod.ts";
+import { bareLoop } from "./_bare_loop.ts";
+import { ContenderProcess, type Sample, serveContender } from "./_contender_process.ts";
+import { type CpuSplit, cpuSplit, onCpus } from "./_cpus.ts";
+import { alternate, CONCURRENT_RUNS, SLICES, steadyRound } from "./_rounds.ts";
 import {
-  alternate,
-  bareLoop,
   callRunner,
-  CONCURRENT_RUNS,
   type Contender,
-  ContenderProcess,
-  type CpuSplit,
-  cpuSplit,
-  formatTable,
-  median,
-  onCpus,
-  pairedRatio,
   type Runner,
-  type Sample,
-  serveContender,
   type ServerCommand,
   serverCommand,
-  SLICES,
-  steadyRound,
-} from "./_bench_util.ts";
+} from "./_runner.ts";
+import { median, pairedRatio } from "./_stats.ts";
+import { formatTable } from "./_table.ts";
 
 const FAST = decodeURIComponent(new URL("../testdata/servers/fast.ts", import.meta.url).pathname);
 const ONE_WRITE = decodeURIComponent(

@@ -1,0 +1,53 @@
+// How a round drives the contender processes: in turns, so that drift in machine load hits every
+// contender alike.
+
+import type { ContenderProcess, RunMode, Sample } from "./_contender_process.ts";
+
+/**
+ * Runs `mode` on every contender `times` times, `calls` calls a run, the contenders taking turns
+ * (each pass started by the next one, the first pass by contender `first`, so that none always
+ * runs first), and returns each one's
+ * calls per second and CPU per call over all its runs. Drift in machine load within the passes
+ * hits every contender alike, and short runs (a few dozen milliseconds) are measured more than
+ * once.
+ */
+export async function alternate(
+  processes: readonly ContenderProcess[],
+  mode: RunMode,
+  calls: number,
+  times: number,
+  first = 0,
+): Promise<Sample[]> {
+  const seconds = processes.map(() => 0);
+  const cpu = processes.map(() => 0);
+  for (let pass = 0; pass < times; pass++) {
+    for (let k = 0; k < processes.length; k++) {
+      const i = (first + pass + k) % processes.length;
+      const { rate, cpuMicros } = await processes[i]!.run(mode, calls);
+      seconds[i]! += calls / rate;
+      cpu[i]! += cpuMicros;
+    }
+  }
+  return seconds.map((total, i) => ({ rate: (calls * times) / total, cpuMicros: cpu[i]! / times }));
+}
+
+/** How many slices a round's steady sequential calls are cut into, the contenders taking turns. */
+export const SLICES = 10;
+/** How many steady concurrent runs make one round. */
+export const CONCURRENT_RUNS = 3;
+
+/**
+ * One round of steady calls, `calls` per contender: sequential calls in {@link SLICES} slices,
+ * the contenders taking turns slice by slice, so that drift in machine load within the round hits
+ * every contender alike; concurrent runs whole (slicing them would change how many calls are in
+ * flight), {@link CONCURRENT_RUNS} times.
+ */
+export function steadyRound(
+  processes: readonly ContenderProcess[],
+  mode: "sequential" | "concurrent",
+  calls: number,
+): Promise<Sample[]> {
+  return mode === "sequential"
+    ? alternate(processes, mode, Math.ceil(calls / SLICES), SLICES)
+    : alternate(processes, mode, calls, CONCURRENT_RUNS);
+}
