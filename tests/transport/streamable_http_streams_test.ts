@@ -1,9 +1,10 @@
-// Streamable HTTP streams against the fake of testdata/http/streamable_fake.ts: response streams
-// resumed or polled with Last-Event-ID, SSE answers of known length that drop, and the GET stream.
+// Streamable HTTP streams against the fake of testdata/http/streamable_fake.ts (and one hand-written
+// server that checks the exact Last-Event-ID): response streams resumed or polled with
+// Last-Event-ID, SSE answers of known length that drop, and the GET stream.
 
 import assert from "node:assert/strict";
-import { ConnectionClosedError, type Diagnostic } from "../../mod.ts";
-import { rejectsWith } from "../_helpers.ts";
+import { ConnectionClosedError, type Diagnostic, StreamableHttpTransport } from "../../mod.ts";
+import { connectChecked, rejectsWith } from "../_helpers.ts";
 import { connect, eventually, serve, signal, textOf, until } from "./_streamable_fixture.ts";
 
 // --- streams ------------------------------------------------------------------------------------
@@ -21,6 +22,78 @@ Deno.test("a response stream cut mid-event is resumed by GET with Last-Event-ID 
   assert.deepStrictEqual(progress, [1]);
   const resumes = server.log.filter((r) => r.method === "GET" && r.lastEventId !== null);
   assert.equal(resumes.length, 1);
+});
+
+Deno.test("a hand-written server's cut stream is resumed with the Last-Event-ID of its last complete event", async () => {
+  const lastEventIds: (string | null)[] = [];
+  let pending: unknown;
+  const encoder = new TextEncoder();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    if (req.method === "GET") {
+      lastEventIds.push(req.headers.get("last-event-id"));
+      // The resumed stream carries the response the cut stream never finished.
+      const body = `id: e3\nevent: message\ndata: ${
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: pending,
+          result: { content: [{ type: "text", text: "resumed" }] },
+        })
+      }\n\n`;
+      return new Response(body, { headers: { "content-type": "text/event-stream" } });
+    }
+    if (req.method === "DELETE") return new Response(null, { status: 405 });
+    const message = await req.json();
+    if (message.id === undefined) return new Response(null, { status: 202 });
+    if (message.method === "initialize") {
+      return Response.json({
+        jsonrpc: "2.0",
+        id: message.id,
+        result: {
+          protocolVersion: "2025-11-25",
+          capabilities: { tools: {} },
+          serverInfo: { name: "cut", version: "1" },
+        },
+      }, { headers: { "mcp-session-id": "s1" } });
+    }
+    if (message.method === "tools/list") {
+      return Response.json({ jsonrpc: "2.0", id: message.id, result: { tools: [] } });
+    }
+    pending = message.id;
+    // A priming event with an id and a retry, a progress event, then half an event, then EOF.
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encoder.encode(`id: e1\nretry: 20\ndata: \n\n`));
+        controller.enqueue(
+          encoder.encode(
+            `id: e2\nevent: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":${message.id},"progress":1}}\n\n`,
+          ),
+        );
+        controller.enqueue(
+          encoder.encode(`id: e3\nevent: message\ndata: {"jsonrpc":"2.0","id":${message.id},"res`),
+        );
+        controller.close();
+      },
+    });
+    return new Response(body, { headers: { "content-type": "text/event-stream" } });
+  });
+  try {
+    await using fx = await connectChecked(
+      new StreamableHttpTransport({
+        url: `http://127.0.0.1:${server.addr.port}/mcp`,
+        openServerStream: false,
+      }),
+      { protocol: "legacy" },
+    );
+    const progress: number[] = [];
+    const result = await fx.client.callTool("slow", {}, {
+      onProgress: (p) => progress.push(p.progress),
+    });
+    assert.equal(result.content[0]?.text, "resumed");
+    assert.deepStrictEqual(progress, [1]);
+    assert.deepStrictEqual(lastEventIds, ["e2"]); // the last complete event, not the cut one
+  } finally {
+    await server.shutdown();
+  }
 });
 
 Deno.test("a response stream that ends before its response is polled with GET after retry:", async () => {
