@@ -16,6 +16,7 @@ import {
   sleep,
   text,
 } from "./_wire.ts";
+import { startTask, TASK_METHODS } from "./_tasks.ts";
 
 const PAGE_SIZE = 2;
 const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
@@ -192,57 +193,6 @@ const TOOLS: ToolEntry[] = [
   },
 ];
 
-/** Tasks of 2025-11-25: created by a task-augmented tools/call, read with tasks/get and /result. */
-interface LegacyTask {
-  task: Params;
-  result: Promise<Params>;
-}
-const legacyTasks = new Map<string, LegacyTask>();
-
-function startTask(entry: ToolEntry, params: Params, request: Params): Params {
-  const now = new Date().toISOString();
-  const task: Params = {
-    taskId: `task-${legacyTasks.size + 1}`,
-    status: "working",
-    createdAt: now,
-    lastUpdatedAt: now,
-    ttl: Number((request.task as Params | undefined)?.ttl ?? 60_000),
-    pollInterval: 10,
-  };
-  const run = entry.run === "hang" ? () => new Promise<Params>(() => {}) : entry.run;
-  const result = Promise.resolve(
-    run((params.arguments ?? {}) as Params, params, new AbortController().signal),
-  )
-    .then((value) => {
-      if (task.status === "working") task.status = "completed";
-      task.lastUpdatedAt = new Date().toISOString();
-      return value;
-    });
-  legacyTasks.set(String(task.taskId), { task, result: result as Promise<Params> });
-  return { task };
-}
-
-function knownTask(params: Params): LegacyTask {
-  const entry = legacyTasks.get(String(params.taskId));
-  if (!entry) throw new RpcError(-32602, `Unknown task: ${params.taskId}`);
-  return entry;
-}
-
-const TASK_METHODS = {
-  "tasks/get": (params: Params): Params => ({ ...knownTask(params).task }),
-  "tasks/result": async (params: Params): Promise<Params> => {
-    const { task, result } = knownTask(params);
-    const value = await result;
-    return { ...value, _meta: { "io.modelcontextprotocol/related-task": { taskId: task.taskId } } };
-  },
-  "tasks/list": (): Params => ({ tasks: [...legacyTasks.values()].map((entry) => entry.task) }),
-  "tasks/cancel": (params: Params): Params => {
-    const { task } = knownTask(params);
-    task.status = "cancelled";
-    return { ...task };
-  },
-};
-
 const RESOURCES: Params[] = [
   { uri: "fake://docs/readme", name: "readme", mimeType: "text/markdown" },
   { uri: "fake://docs/guide", name: "guide", mimeType: "text/plain" },
@@ -352,7 +302,14 @@ async function callTool(params: Params, signal: AbortSignal): Promise<Params | t
   const entry = TOOLS.find((candidate) => candidate.definition.name === params.name);
   if (!entry) throw new RpcError(-32602, `Unknown tool: ${params.name}`);
   if (params.task !== undefined && entry.definition.execution !== undefined) {
-    return startTask(entry, params, params);
+    const run = entry.run;
+    const args = (params.arguments ?? {}) as Params;
+    return startTask(
+      params,
+      run === "hang"
+        ? () => new Promise<Params>(() => {})
+        : () => run(args, params, new AbortController().signal),
+    );
   }
   if (entry.run !== "hang") {
     return await entry.run((params.arguments ?? {}) as Params, params, signal);
