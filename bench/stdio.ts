@@ -9,56 +9,20 @@
 // steady runs on the warm-up's connection. Beside calls per second, each contender reports the
 // CPU time its process spent per call. Three rows are no contenders: the bare loop run a second
 // time, which shows how far apart identical code measures, and this client's transport alone and
-// session alone (`request()`), which show where its time goes. The servers run on the last CPU
-// and the contenders on the others (`taskset`), unless --no-pin or the machine cannot (see
-// cpuSplit() in _cpus.ts).
+// session alone (`request()`), which show where its time goes (the contenders and the servers are
+// in _stdio_contenders.ts). The servers run on the last CPU and the contenders on the others
+// (`taskset`), unless --no-pin or the machine cannot (see cpuSplit() in _cpus.ts).
 //
 // Usage: deno task bench:stdio [--calls N] [--cold N] [--rounds N] [--warmup N]
 //   [--server fast|one-write] [--only "<contender>,…"] [--no-pin] [--json]
 // Progress goes to stderr; the table (or JSON with --json) to stdout.
 
-import { Client as SdkV1Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport as SdkV1StdioTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { Client as SdkV2Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport as SdkV2StdioTransport } from "@modelcontextprotocol/client/stdio";
-import {
-  Client,
-  type JsonObject,
-  type JsonRpcMessage,
-  type RequestId,
-  StdioTransport,
-} from "../mod.ts";
-import { bareLoop } from "./_bare_loop.ts";
 import { ContenderProcess, type Sample, serveContender } from "./_contender_process.ts";
 import { type CpuSplit, cpuSplit, onCpus } from "./_cpus.ts";
 import { alternate, CONCURRENT_RUNS, SLICES, steadyRound } from "./_rounds.ts";
-import {
-  callRunner,
-  type Contender,
-  type Runner,
-  type ServerCommand,
-  serverCommand,
-} from "./_runner.ts";
+import { BARE, CONTENDERS, LAYERS, OURS, SERVERS } from "./_stdio_contenders.ts";
 import { median, pairedRatio } from "./_stats.ts";
 import { formatTable } from "./_table.ts";
-
-const FAST = decodeURIComponent(new URL("../testdata/servers/fast.ts", import.meta.url).pathname);
-const ONE_WRITE = decodeURIComponent(
-  new URL("../testdata/servers/one_write.mjs", import.meta.url).pathname,
-);
-const CLIENT_INFO = { name: "bench", version: "0.0.0" };
-
-/** The servers every contender runs against, in turn. */
-const SERVERS: readonly (ServerCommand & { name: string; key: string })[] = [
-  { name: "fast.ts (Deno, one write per stdin chunk)", key: "fast", ...serverCommand(FAST) },
-  // What real servers do: the official SDK's stdio server writes each message on its own.
-  {
-    name: "one_write.mjs (Node, one write per message)",
-    key: "one-write",
-    command: "node",
-    args: [ONE_WRITE],
-  },
-];
 
 /** Targets for this client, as fractions of the bare loop (none for a fresh process's calls). */
 const TARGETS: Record<Shown, number> = {
@@ -67,116 +31,6 @@ const TARGETS: Record<Shown, number> = {
   coldSequential: 0.95,
   coldConcurrent: 0.8,
 };
-
-const BARE = "bare loop";
-/** The bare loop again, in a process of its own: how far apart identical code measures. */
-const BARE_AGAIN = "bare loop again";
-const OURS = "mcp-inspect";
-const SESSION_ONLY = "mcp-inspect request()";
-const TRANSPORT_ONLY = "StdioTransport alone";
-/**
- * Rows that are no contenders of their own: the bare loop again (what the harness can resolve)
- * and the layers of this client (where its time goes).
- */
-const LAYERS = [BARE_AGAIN, SESSION_ONLY, TRANSPORT_ONLY];
-
-/**
- * This client's transport under the least a caller must add: an id per request and a map from id
- * to the waiting caller; no session, timeouts, cancellation or checks. Against the bare loop, it
- * shows what the transport costs; against `request()`, what the session costs.
- */
-async function transportAlone(server: ServerCommand): Promise<Runner> {
-  const transport = new StdioTransport(server);
-  await transport.start();
-  const waiting = new Map<RequestId, (message: JsonRpcMessage) => void>();
-  transport.onMessage = (message) => {
-    if ("method" in message || message.id === null || message.id === undefined) return;
-    const answered = waiting.get(message.id);
-    waiting.delete(message.id);
-    answered?.(message);
-  };
-  // The readable stream only carries the end of the connection once onMessage is set.
-  const reader = transport.readable.getReader();
-  const ended = (async () => {
-    while (!(await reader.read()).done);
-  })().catch(() => {});
-  let nextId = 1;
-  const request = (method: string, params: JsonObject): Promise<void> => {
-    const id = nextId++;
-    const answer = new Promise<void>((resolve, reject) => {
-      waiting.set(id, (message) => {
-        if ("result" in message) resolve();
-        else reject(new Error(`${TRANSPORT_ONLY}: ${JSON.stringify(message)}`));
-      });
-    });
-    transport.send({ jsonrpc: "2.0", id, method, params }).catch(() => {});
-    return answer;
-  };
-  await request("initialize", {
-    protocolVersion: "2025-11-25",
-    capabilities: {},
-    clientInfo: CLIENT_INFO,
-  });
-  await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-  return callRunner(
-    () => request("tools/call", { name: "echo", arguments: { text: "hi" } }),
-    async () => {
-      await transport.close();
-      await ended;
-    },
-  );
-}
-
-const CONTENDERS: readonly Contender[] = [
-  { name: BARE, connect: (server) => bareLoop(server) },
-  { name: BARE_AGAIN, connect: (server) => bareLoop(server) },
-  {
-    name: OURS,
-    async connect(server): Promise<Runner> {
-      const client = await Client.connect(new StdioTransport(server), {
-        clientInfo: CLIENT_INFO,
-      });
-      return callRunner(() => client.callTool("echo", { text: "hi" }), () => client.close());
-    },
-  },
-  { name: TRANSPORT_ONLY, connect: transportAlone },
-  {
-    // Where this client's time goes: the same call through the session alone, without the
-    // tools/call layer (result shape check, output schema lookup, task detection).
-    name: SESSION_ONLY,
-    async connect(server): Promise<Runner> {
-      const client = await Client.connect(new StdioTransport(server), {
-        clientInfo: CLIENT_INFO,
-      });
-      return callRunner(
-        () => client.request("tools/call", { name: "echo", arguments: { text: "hi" } }),
-        () => client.close(),
-      );
-    },
-  },
-  {
-    name: "sdk v1 1.32.2",
-    async connect(server): Promise<Runner> {
-      const client = new SdkV1Client(CLIENT_INFO);
-      await client.connect(new SdkV1StdioTransport(server));
-      return callRunner(
-        () => client.callTool({ name: "echo", arguments: { text: "hi" } }),
-        () => client.close(),
-      );
-    },
-  },
-  {
-    name: "sdk v2 2.4.0",
-    async connect(server): Promise<Runner> {
-      const client = new SdkV2Client(CLIENT_INFO);
-      await client.connect(new SdkV2StdioTransport(server));
-      return callRunner(
-        () => client.callTool({ name: "echo", arguments: { text: "hi" } }),
-        () => client.close(),
-      );
-    },
-  },
-];
 
 const USAGE = "Usage: deno task bench:stdio [--calls N] [--cold N] [--rounds N] [--warmup N] " +
   '[--server fast|one-write] [--only "<contender>,..."] [--no-pin] [--json]\n' +
