@@ -47,6 +47,38 @@ export function identityMeta(identity: RequestIdentity): JsonObject {
 }
 
 /**
+ * The identity `_meta` of one client's modern requests: one object, shared by its requests and
+ * built again only when the revision or the log level changed.
+ */
+export class IdentityMeta {
+  readonly #capabilities: ClientCapabilities;
+  readonly #clientInfo: Implementation;
+  /** The last `_meta` built, and what it was built from. */
+  #built: { protocolVersion: string; logLevel: string | undefined; meta: JsonObject } | undefined;
+
+  constructor(capabilities: ClientCapabilities, clientInfo: Implementation) {
+    this.#capabilities = capabilities;
+    this.#clientInfo = clientInfo;
+  }
+
+  /** The `_meta` of a request in this revision at this log level. */
+  of(protocolVersion: string, logLevel: string | undefined): JsonObject {
+    const built = this.#built;
+    if (built?.protocolVersion === protocolVersion && built.logLevel === logLevel) {
+      return built.meta;
+    }
+    const meta = identityMeta({
+      protocolVersion,
+      capabilities: this.#capabilities,
+      clientInfo: this.#clientInfo,
+      logLevel,
+    });
+    this.#built = { protocolVersion, logLevel, meta };
+    return meta;
+  }
+}
+
+/**
  * Adds the modern request `_meta` (an {@link identityMeta}) to params, keeping whatever `_meta`
  * the caller set. `meta` may be shared with other requests: it is never changed, and params
  * without a `_meta` of their own carry it as it is.

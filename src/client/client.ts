@@ -6,25 +6,22 @@
  * @module
  */
 
-import type { Emitter } from "../emitter.ts";
-import { TtlCache } from "./_cache.ts";
-import { type CallContext, invokeTool } from "./_call.ts";
-import { clientCapabilities, hasCapability, REQUIRED_CAPABILITY } from "./_capabilities.ts";
-import { clientEvents, routeNotifications } from "./_events.ts";
-import {
-  answerInputRequests,
-  type ClientHandler,
-  clientHandlers,
-  installHandlers,
-  type RootsOption,
-} from "./_handlers.ts";
-import { Listener } from "./_listen.ts";
-import { identityMeta, type ModernContext, modernRequest, withMeta } from "./_modern.ts";
-import { negotiate, type Negotiated, notNegotiated } from "./_negotiate.ts";
-import { type ListContext, listItems } from "./_pages.ts";
+import { invokeTool } from "./_call.ts";
+import { hasCapability, REQUIRED_CAPABILITY } from "./_capabilities.ts";
+import type { RootsOption } from "./_handlers.ts";
+import { IdentityMeta, modernRequest, withMeta } from "./_modern.ts";
+import { type Negotiated, notNegotiated } from "./_negotiate.ts";
+import { listItems } from "./_pages.ts";
 import { completeResult, getPromptResult, readResourceResult } from "./_results.ts";
+import {
+  type ClientParts,
+  clientParts,
+  type EraContext,
+  eraContext,
+  negotiateEra,
+  startTransport,
+} from "./_setup.ts";
 import { listTasks, toTaskInfo, waitForTask } from "./_tasks.ts";
-import { ToolSchemas } from "./_tools.ts";
 import type {
   CacheOptions,
   CallToolOptions,
@@ -35,13 +32,12 @@ import type {
   PageOptions,
   TaskWaitOptions,
 } from "./types.ts";
-import { CapabilityError, type Diagnostic } from "../errors.ts";
+import { CapabilityError } from "../errors.ts";
 import type { JsonObject } from "../jsonrpc.ts";
-import { type RequestOptions, Session } from "../session.ts";
+import type { RequestOptions, Session } from "../session.ts";
 import type { Transport } from "../transport/transport.ts";
 import type {
   CallToolResult,
-  ClientCapabilities,
   CompleteResult,
   CompletionReference,
   DiscoveryVerdict,
@@ -57,7 +53,6 @@ import type {
   TaskInfo,
   Tool,
 } from "../types.ts";
-import { VERSION } from "../version.ts";
 
 /**
  * The options of a call that passes none: one object for all of them, never written to. A fresh
@@ -81,51 +76,31 @@ export * from "./types.ts";
  * ```
  */
 export class Client implements AsyncDisposable {
+  /** The parts' session, at hand for the request path. */
   readonly #session: Session;
-  readonly #transport: Transport;
+  readonly #parts: ClientParts;
   readonly #options: ClientOptions;
-  readonly #events: Emitter<ClientEvents>;
-  readonly #tools: ToolSchemas;
-  readonly #handlers: Map<string, ClientHandler>;
-  readonly #capabilities: ClientCapabilities;
-  readonly #clientInfo: Implementation;
-  readonly #cache = new TtlCache();
-  readonly #listener: Listener;
   #roots: RootsOption | undefined;
   /** What negotiation found; `serverInfo` then follows the latest modern result carrying it. */
   #server: Negotiated = notNegotiated();
-  #contextOfEra: (CallContext & ModernContext & ListContext) | undefined;
+  #contextOfEra: EraContext | undefined;
   #logLevel: LoggingLevel | undefined;
-  /** The last `_meta` of modern requests, and what it was built from. */
-  #meta: { protocolVersion: string; logLevel: string | undefined; meta: JsonObject } | undefined;
+  /** The `_meta` of modern requests, built again only when the revision or level changed. */
+  readonly #identity: IdentityMeta;
 
   private constructor(transport: Transport, options: ClientOptions) {
-    this.#transport = transport;
     this.#options = options;
     this.#roots = options.roots;
-    this.#clientInfo = options.clientInfo ?? { name: "mcp-inspect", version: VERSION };
-    this.#capabilities = clientCapabilities(options);
-    this.#events = clientEvents(options.listeners, (diagnostic) => this.#diagnose(diagnostic));
-    this.#tools = new ToolSchemas((diagnostic) => this.#diagnose(diagnostic));
-    const { requestTimeoutMs, maxTotalTimeoutMs } = options;
-    this.#session = new Session(transport, {
-      requestTimeoutMs,
-      maxTotalTimeoutMs,
-      onDiagnostic: (diagnostic) => this.#diagnose(diagnostic),
-      onClose: (reason) => this.#events.emit("close", reason),
+    this.#parts = clientParts(transport, options, {
+      request: (method, params, limits) => this.request(method, params, limits),
+      send: (method, params, limits) => this.#send(method, params, limits),
+      listTools: (limits) => this.listTools(limits),
+      hasCapability: (path) => hasCapability(this.#server.capabilities, path),
+      onServerInfo: (info) => this.#server.serverInfo = info,
+      roots: () => this.#roots,
     });
-    this.#listener = new Listener(
-      (method, params, limits) => this.#send(method, params, limits),
-      (diagnostic) => this.#diagnose(diagnostic),
-    );
-    this.#handlers = clientHandlers(options, () => this.#roots);
-    installHandlers(this.#session, this.#handlers);
-    routeNotifications(this.#session, {
-      events: this.#events,
-      cache: this.#cache,
-      tools: this.#tools,
-      listener: this.#listener,
-    });
+    this.#session = this.#parts.session;
+    this.#identity = new IdentityMeta(this.#parts.capabilities, this.#parts.clientInfo);
   }
 
   /**
@@ -138,12 +113,7 @@ export class Client implements AsyncDisposable {
    * @throws {ProtocolError} when the server speaks no revision this client speaks.
    */
   static async connect(transport: Transport, options: ClientOptions = {}): Promise<Client> {
-    try {
-      await transport.start();
-    } catch (error) {
-      await transport.close();
-      throw error;
-    }
+    await startTransport(transport);
     const client = new Client(transport, options);
     try {
       await client.#negotiate();
@@ -155,19 +125,10 @@ export class Client implements AsyncDisposable {
   }
 
   async #negotiate(): Promise<void> {
-    this.#server = await negotiate(this.#session, {
-      protocol: this.#options.protocol ?? "auto",
-      verdict: this.#options.discovery,
-      capabilities: this.#capabilities,
-      clientInfo: this.#clientInfo,
-      probeTimeoutMs: this.#options.probeTimeoutMs ?? 5_000,
-      signal: this.#options.signal,
-      label: () => this.#label(),
-      onVersion: (version) => this.#transport.setProtocolVersion?.(version),
-    });
+    this.#server = await negotiateEra(this.#parts, this.#options, () => this.#label());
     this.#contextOfEra = undefined; // anything built during negotiation saw no era yet
     if (this.#server.era === "modern") {
-      await this.#listener.start(this.#server.capabilities, this.#options.listen ?? true);
+      await this.#parts.listener.start(this.#server.capabilities, this.#options.listen ?? true);
     }
   }
 
@@ -211,7 +172,7 @@ export class Client implements AsyncDisposable {
     event: K,
     listener: (payload: ClientEvents[K]) => void,
   ): () => void {
-    return this.#events.on(event, listener);
+    return this.#parts.events.on(event, listener);
   }
 
   /**
@@ -235,25 +196,8 @@ export class Client implements AsyncDisposable {
 
   /** Sends one request of the modern era, with the per-request `_meta` as it is now. */
   #send(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
-    return this.#session.request(method, withMeta(params, this.#identityMeta()), options);
-  }
-
-  /** The `_meta` every modern request carries, built again only when the revision or level changed. */
-  #identityMeta(): JsonObject {
-    const protocolVersion = this.#server.protocolVersion;
-    const logLevel = this.#logLevel;
-    const built = this.#meta;
-    if (built?.protocolVersion === protocolVersion && built.logLevel === logLevel) {
-      return built.meta;
-    }
-    const meta = identityMeta({
-      protocolVersion,
-      capabilities: this.#capabilities,
-      clientInfo: this.#clientInfo,
-      logLevel,
-    });
-    this.#meta = { protocolVersion, logLevel, meta };
-    return meta;
+    const meta = this.#identity.of(this.#server.protocolVersion, this.#logLevel);
+    return this.#session.request(method, withMeta(params, meta), options);
   }
 
   /** Lists the server's tools, walking every page; `{ cursor }` returns one raw page instead. */
@@ -262,8 +206,8 @@ export class Client implements AsyncDisposable {
   listTools(options: PageOptions): Promise<ListPage<Tool>>;
   async listTools(options: ListOptions | PageOptions = {}): Promise<Tool[] | ListPage<Tool>> {
     const result = await this.#list<Tool>("tools/list", "tools", options);
-    if (Array.isArray(result)) this.#tools.replace(result);
-    else this.#tools.add(result.items);
+    if (Array.isArray(result)) this.#parts.tools.replace(result);
+    else this.#parts.tools.add(result.items);
     return result;
   }
 
@@ -342,29 +286,8 @@ export class Client implements AsyncDisposable {
    * What the private modules need of the client: built once per negotiated era (it is on the path
    * of every call), since nothing in it changes afterwards.
    */
-  #context(): CallContext & ModernContext & ListContext {
-    return this.#contextOfEra ??= this.#newContext();
-  }
-
-  #newContext(): CallContext & ModernContext & ListContext {
-    return {
-      era: this.#server.era,
-      tools: this.#tools,
-      cache: this.#cache,
-      maxPages: this.#options.maxPages,
-      maxRounds: this.#options.maxInputRounds ?? 10,
-      validateArguments: this.#options.validateArguments ?? false,
-      validateOutput: this.#options.validateOutput ?? true,
-      request: (method: string, params: JsonObject, options: CacheOptions) =>
-        this.request(method, params, options),
-      send: (method, params, options) => this.#send(method, params, options),
-      answer: (method, requests, signal) =>
-        answerInputRequests(this.#handlers, method, requests, signal),
-      hasCapability: (path) => hasCapability(this.#server.capabilities, path),
-      listTools: (options) => this.listTools(options),
-      diagnose: (diagnostic) => this.#diagnose(diagnostic),
-      onServerInfo: (info) => this.#server.serverInfo = info,
-    };
+  #context(): EraContext {
+    return this.#contextOfEra ??= eraContext(this.#server.era, this.#parts, this.#options);
   }
 
   /** Reads a resource. */
@@ -382,7 +305,7 @@ export class Client implements AsyncDisposable {
       return;
     }
     this.#requireCapability("resources/subscribe", "resources.subscribe");
-    await this.#listener.subscribe(uri);
+    await this.#parts.listener.subscribe(uri);
   }
 
   /** Stops `resourceUpdated` events about a resource. */
@@ -392,7 +315,7 @@ export class Client implements AsyncDisposable {
       return;
     }
     this.#requireCapability("resources/unsubscribe", "resources.subscribe");
-    await this.#listener.unsubscribe(uri);
+    await this.#parts.listener.unsubscribe(uri);
   }
 
   /** Renders a prompt with its arguments. */
@@ -459,17 +382,9 @@ export class Client implements AsyncDisposable {
     return this.#options.name ?? (this.#server.serverInfo.name || "the server");
   }
 
-  #diagnose(diagnostic: Diagnostic): void {
-    try {
-      this.#options.onDiagnostic?.(diagnostic);
-    } catch {
-      // a faulty diagnostics sink must not break the client
-    }
-  }
-
   /** Closes the connection and the transport; pending requests are rejected. */
   async close(): Promise<void> {
-    await this.#listener.close();
+    await this.#parts.listener.close();
     await this.#session.close();
   }
 
