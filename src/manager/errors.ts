@@ -10,7 +10,7 @@ import { headline } from "./_headline.ts";
  * A tool call refused because the server's `deny` list matches the tool, or its `allow` list
  * does not. The server is never contacted. A skill the lists refuse is a {@link SkillDeniedError}.
  *
- * @example
+ * @example Telling a refused tool from other failures
  * ```ts ignore
  * try {
  *   await manager.callTool("db", "drop_table", {});
@@ -32,7 +32,7 @@ export class ToolDeniedError extends Error {
   /**
    * Builds the message from the fields.
    *
-   * @example
+   * @example The message of a deny-list refusal
    * ```ts
    * import { ToolDeniedError } from "@mcp-inspect/client/manager";
    * console.log(new ToolDeniedError("db", "drop_table", "deny", "drop_*").message);
@@ -70,7 +70,7 @@ export class SkillDeniedError extends ToolDeniedError {
   /**
    * Builds the message from the fields.
    *
-   * @example
+   * @example The message of a refused skill
    * ```ts
    * import { SkillDeniedError } from "@mcp-inspect/client/manager";
    * console.log(new SkillDeniedError("docs", "pdf-processing", "deny", "pdf-*").message);
@@ -104,7 +104,7 @@ export function refusalMessage(
 /**
  * A qualified tool or prompt name, or a resource URI, that no configured server offers.
  *
- * @example
+ * @example The message of an unknown tool
  * ```ts
  * import { UnknownToolError } from "@mcp-inspect/client/manager";
  * console.log(new UnknownToolError("mcp__files__read").message);
@@ -117,7 +117,7 @@ export class UnknownToolError extends Error {
   /**
    * Builds the message from the name.
    *
-   * @example
+   * @example An unknown prompt rather than a tool
    * ```ts
    * import { UnknownToolError } from "@mcp-inspect/client/manager";
    * const error = new UnknownToolError("mcp__a__b", "prompt");
@@ -137,7 +137,7 @@ export class UnknownToolError extends Error {
  * A server that cannot take a call now: unknown, disabled, closed, or failed and not back in
  * time. `cause` holds the server's last error, if any.
  *
- * @example
+ * @example Telling an unavailable server from other failures
  * ```ts ignore
  * try {
  *   await manager.callTool("mcp__files__read", { path: "a" }, { whileReconnecting: "fail" });
@@ -155,7 +155,7 @@ export class ServerUnavailableError extends Error {
   /**
    * Builds the message from the fields and the last error.
    *
-   * @example
+   * @example The message of a disabled server
    * ```ts
    * import { ServerUnavailableError } from "@mcp-inspect/client/manager";
    * console.log(new ServerUnavailableError("files", "disabled").message);

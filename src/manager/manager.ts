@@ -80,7 +80,7 @@ export class ServerManager implements AsyncDisposable {
    * Creates an empty manager; add servers with {@link connect}, {@link setServers} or
    * {@link watch}.
    *
-   * @example
+   * @example An empty manager whose idle stdio servers stop after five minutes
    * ```ts
    * import { ServerManager } from "@mcp-inspect/client/manager";
    * const manager = new ServerManager({ idleTimeoutMs: 300_000 });
@@ -93,7 +93,21 @@ export class ServerManager implements AsyncDisposable {
     this.#events = new Emitter(() => {});
   }
 
-  /** Subscribes to an event; returns a function that unsubscribes. */
+  /**
+   * Subscribes to an event; returns a function that unsubscribes.
+   *
+   * @example Logging a server's way to `ready`
+   * ```ts
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+   * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+   * const off = manager.on("stateChanged", (status) => console.log(status.name, status.state));
+   * await manager.connect("demo", { command: "demo" }); // demo connecting, then demo ready
+   * off();
+   * ```
+   */
   on<K extends keyof ManagerEvents>(
     event: K,
     listener: (payload: ManagerEvents[K]) => void,
@@ -127,6 +141,16 @@ export class ServerManager implements AsyncDisposable {
    *
    * @throws the connection error when the first attempt fails; the server stays configured
    *   and keeps retrying.
+   * @example Connecting a server (an in-memory fake stands in for its command)
+   * ```ts
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+   * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+   * const status = await manager.connect("demo", { command: "demo" });
+   * console.log(status.state, status.toolCount); // "ready" 1
+   * ```
    */
   async connect(name: string, config: ServerConfig): Promise<ServerStatus> {
     const old = this.#servers.get(name);
@@ -140,7 +164,21 @@ export class ServerManager implements AsyncDisposable {
     return statusOf(server);
   }
 
-  /** Stops a server and removes it. */
+  /**
+   * Stops a server and removes it.
+   *
+   * @example Removing a server
+   * ```ts
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+   * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+   * await manager.connect("demo", { command: "demo" });
+   * await manager.disconnect("demo");
+   * console.log(manager.servers()); // []
+   * ```
+   */
   async disconnect(name: string): Promise<void> {
     const server = this.#servers.get(name);
     if (!server) return;
@@ -155,6 +193,18 @@ export class ServerManager implements AsyncDisposable {
    * connection, changed ones restart, removed ones stop and new ones start. Policy changes
    * (allow, deny, disabled, idle timeout) apply without reconnecting. Never rejects because of a
    * server: failures are in the result.
+   *
+   * @example Replacing one server of two
+   * ```ts
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+   * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+   * await manager.setServers({ a: { command: "a" }, b: { command: "b" } });
+   * const result = await manager.setServers({ a: { command: "a" }, c: { command: "c" } });
+   * console.log(result.unchanged, result.stopped, result.started); // ["a"] ["b"] ["c"]
+   * ```
    */
   async setServers(configs: Readonly<Record<string, ServerConfig>>): Promise<SetServersResult> {
     return await applyServers(this.#servers, configs, {
@@ -166,12 +216,37 @@ export class ServerManager implements AsyncDisposable {
   /**
    * Shows or hides a server's tools, resources and prompts. A disabled server's connection
    * stays open, so enabling it again is instant.
+   *
+   * @example Hiding a server's tools for a while
+   * ```ts
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+   * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+   * await manager.connect("demo", { command: "demo" });
+   * await manager.toggle("demo", false);
+   * console.log(manager.allTools(), manager.servers()[0]?.state); // [] "disabled"
+   * ```
    */
   async toggle(name: string, enabled: boolean): Promise<void> {
     await this.#calls.server(name).setEnabled(enabled);
   }
 
-  /** Every visible tool of every enabled server, by server name then in server order. */
+  /**
+   * Every visible tool of every enabled server, by server name then in server order.
+   *
+   * @example Listing tools under their qualified names
+   * ```ts
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+   * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+   * await manager.connect("demo", { command: "demo" });
+   * console.log(manager.allTools().map((t) => t.qualifiedName)); // ["mcp__demo__echo"]
+   * ```
+   */
   allTools(): ManagedTool[] {
     return this.#registry.tools().filter((entry) => entry.visible).map((entry) => ({
       server: entry.server.name,
@@ -180,7 +255,20 @@ export class ServerManager implements AsyncDisposable {
     }));
   }
 
-  /** Every prompt of every enabled server. */
+  /**
+   * Every prompt of every enabled server.
+   *
+   * @example Listing prompts under their qualified names
+   * ```ts
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const fake = new FakeServer({ prompts: [{ name: "greet", text: "Say hello" }] });
+   * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+   * await manager.connect("demo", { command: "demo" });
+   * console.log(manager.allPrompts().map((p) => p.qualifiedName)); // ["mcp__demo__greet"]
+   * ```
+   */
   allPrompts(): ManagedPrompt[] {
     return this.#registry.prompts().filter((entry) => entry.visible).map((entry) => ({
       server: entry.server.name,
@@ -189,7 +277,20 @@ export class ServerManager implements AsyncDisposable {
     }));
   }
 
-  /** Every resource of every enabled server. */
+  /**
+   * Every resource of every enabled server.
+   *
+   * @example Listing resources with the server that offers each
+   * ```ts
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const fake = new FakeServer({ resources: [{ uri: "mem://notes", text: "Buy milk" }] });
+   * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+   * await manager.connect("demo", { command: "demo" });
+   * for (const { server, resource } of manager.allResources()) console.log(server, resource.uri);
+   * ```
+   */
   allResources(): ManagedResource[] {
     return this.#registry.resources().map(({ server, resource }) => ({
       server: server.name,
@@ -197,7 +298,33 @@ export class ServerManager implements AsyncDisposable {
     }));
   }
 
-  /** Every resource template of every enabled server. */
+  /**
+   * Every resource template of every enabled server.
+   *
+   * @example Listing the templates of an in-process server
+   * ```ts
+   * import { MemoryTransport } from "@mcp-inspect/client";
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   * import { McpServer } from "@mcp-inspect/client/server";
+   *
+   * const server = new McpServer({
+   *   serverInfo: { name: "notes", version: "1.0.0" },
+   *   capabilities: { resources: {} },
+   *   handlers: {
+   *     "resources/list": () => ({ resources: [] }),
+   *     "resources/templates/list": () => ({
+   *       resourceTemplates: [{ uriTemplate: "mem://{day}", name: "day" }],
+   *     }),
+   *   },
+   * });
+   * await using manager = new ServerManager({
+   *   createTransport: () => MemoryTransport.serving((end) => server.serve(end)),
+   * });
+   * await manager.connect("notes", { command: "notes" });
+   * const templates = manager.allResourceTemplates();
+   * console.log(templates.map((t) => t.template.uriTemplate)); // ["mem://{day}"]
+   * ```
+   */
   allResourceTemplates(): ManagedResourceTemplate[] {
     return this.#registry.templates().map(({ server, template }) => ({
       server: server.name,
@@ -205,7 +332,20 @@ export class ServerManager implements AsyncDisposable {
     }));
   }
 
-  /** The visible tool with that qualified name. */
+  /**
+   * The visible tool with that qualified name.
+   *
+   * @example Finding which server offers a tool
+   * ```ts
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+   * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+   * await manager.connect("demo", { command: "demo" });
+   * console.log(manager.findTool("mcp__demo__echo")?.server); // "demo"
+   * ```
+   */
   findTool(qualifiedName: string): ManagedTool | undefined {
     const entry = this.#registry.findTool(qualifiedName);
     return entry?.visible
@@ -213,26 +353,85 @@ export class ServerManager implements AsyncDisposable {
       : undefined;
   }
 
-  /** The qualified name the manager gives a server's tool, if the server lists it. */
+  /**
+   * The qualified name the manager gives a server's tool, if the server lists it.
+   *
+   * @example Naming a tool for a model
+   * ```ts
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+   * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+   * await manager.connect("my.files", { command: "files" });
+   * console.log(manager.qualifiedName("my.files", "echo")); // "mcp__my_files__echo"
+   * ```
+   */
   qualifiedName(server: string, tool: string): string | undefined {
     return this.#registry.tools().find((entry) =>
       entry.server.name === server && entry.item.name === tool
     )?.qualifiedName;
   }
 
-  /** Calls a tool by its qualified name. */
+  /**
+   * Calls a tool by its qualified name.
+   *
+   * @example Calling a tool by its qualified name
+   * ```ts
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const echo = { name: "echo", handler: (args: Record<string, unknown>) => String(args.text) };
+   * const fake = new FakeServer({ tools: [echo] });
+   * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+   * await manager.connect("demo", { command: "demo" });
+   * const result = await manager.callTool("mcp__demo__echo", { text: "hi" });
+   * console.log(result.content); // [{ type: "text", text: "hi" }]
+   * ```
+   */
   callTool(
     qualifiedName: string,
     args?: Record<string, unknown>,
     options?: ManagerCallOptions,
   ): Promise<CallToolResult>;
-  /** Calls a tool by server and tool name. */
+  /**
+   * Calls a tool by server and tool name.
+   *
+   * @example Calling a tool by server and tool name
+   * ```ts
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const echo = { name: "echo", handler: (args: Record<string, unknown>) => String(args.text) };
+   * const fake = new FakeServer({ tools: [echo] });
+   * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+   * await manager.connect("demo", { command: "demo" });
+   * const result = await manager.callTool("demo", "echo", { text: "hi" });
+   * console.log(result.content); // [{ type: "text", text: "hi" }]
+   * ```
+   */
   callTool(
     server: string,
     tool: string,
     args?: Record<string, unknown>,
     options?: ManagerCallOptions,
   ): Promise<CallToolResult>;
+  /**
+   * Calls a tool by its qualified name, or by server and tool name. A tool the server's allow
+   * or deny list refuses fails with {@link ToolDeniedError}, without contacting the server.
+   *
+   * @example A tool the deny list refuses
+   * ```ts
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+   * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+   * await manager.connect("db", { command: "db", deny: ["ec*"] });
+   * const error = await manager.callTool("db", "echo").catch((error) => error);
+   * console.log(error.name); // "ToolDeniedError"
+   * ```
+   */
   async callTool(
     first: string,
     second?: string | Record<string, unknown>,
@@ -242,7 +441,22 @@ export class ServerManager implements AsyncDisposable {
     return await this.#calls.callTool(first, second, third, fourth);
   }
 
-  /** Renders a prompt by its qualified name. */
+  /**
+   * Renders a prompt by its qualified name.
+   *
+   * @example Rendering a prompt with an argument
+   * ```ts
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const greet = { name: "greet", text: (args: Record<string, string>) => `Hello ${args.who}` };
+   * const fake = new FakeServer({ prompts: [greet] });
+   * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+   * await manager.connect("demo", { command: "demo" });
+   * const { messages } = await manager.getPrompt("mcp__demo__greet", { who: "Ada" });
+   * console.log(messages[0]?.content); // { type: "text", text: "Hello Ada" }
+   * ```
+   */
   async getPrompt(
     qualifiedName: string,
     args: Record<string, string> = {},
@@ -255,7 +469,7 @@ export class ServerManager implements AsyncDisposable {
    * The skills (SEP-2640) of every enabled server that declares the extension, named like tools
    * and filtered by each server's allow and deny lists. Reads no skill file.
    *
-   * @example
+   * @example Listing the skills of every server
    * ```ts ignore
    * const { skills } = await manager.listSkills();
    * console.log(skills.map((s) => s.qualifiedName)); // ["mcp__docs__pdf-processing"]
@@ -270,7 +484,7 @@ export class ServerManager implements AsyncDisposable {
    * The server's allow and deny lists are checked again first (they may have changed since the
    * listing): a skill they refuse fails with {@link SkillDeniedError}, and nothing is read.
    *
-   * @example
+   * @example Loading a skill's files by its qualified name
    * ```ts ignore
    * const skill = await manager.loadSkill("mcp__docs__pdf-processing");
    * console.log(skill.files.map((f) => f.path));
@@ -283,14 +497,53 @@ export class ServerManager implements AsyncDisposable {
     return await loadSkill(this.#servers, skill, options);
   }
 
-  /** Reads a resource from the server that offers it. */
+  /**
+   * Reads a resource from the server that offers it.
+   *
+   * @example Reading a resource by its URI
+   * ```ts
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const fake = new FakeServer({ resources: [{ uri: "mem://notes", text: "Buy milk" }] });
+   * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+   * await manager.connect("demo", { command: "demo" });
+   * const { contents } = await manager.readResource("mem://notes");
+   * console.log(contents[0]); // { uri: "mem://notes", text: "Buy milk", mimeType: "text/plain" }
+   * ```
+   */
   readResource(uri: string, options?: ManagerCallOptions): Promise<ReadResourceResult>;
-  /** Reads a resource from a given server, for URIs that several servers offer. */
+  /**
+   * Reads a resource from a given server, for URIs that several servers offer.
+   *
+   * @example Reading a resource that two servers offer
+   * ```ts
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const fake = new FakeServer({ resources: [{ uri: "mem://notes", text: "Buy milk" }] });
+   * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+   * await manager.setServers({ home: { command: "home" }, work: { command: "work" } });
+   * const { contents } = await manager.readResource("work", "mem://notes");
+   * ```
+   */
   readResource(
     server: string,
     uri: string,
     options?: ManagerCallOptions,
   ): Promise<ReadResourceResult>;
+  /**
+   * Reads a resource, from the server that offers it or from a given one. A URI that no server
+   * lists fails with {@link UnknownToolError}.
+   *
+   * @example A URI that no server lists
+   * ```ts
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   * await using manager = new ServerManager();
+   * const error = await manager.readResource("mem://nowhere").catch((error) => error);
+   * console.log(error.name); // "UnknownToolError"
+   * ```
+   */
   async readResource(
     first: string,
     second?: string | ManagerCallOptions,
@@ -303,7 +556,7 @@ export class ServerManager implements AsyncDisposable {
    * Asks the server behind a prompt (by qualified name) or a resource template (by its URI
    * template) for completions of one argument.
    *
-   * @example
+   * @example Completing the argument of a prompt
    * ```ts ignore
    * const { completion } = await manager.complete(
    *   { type: "ref/prompt", name: "mcp__notes__summarize" },
@@ -323,7 +576,7 @@ export class ServerManager implements AsyncDisposable {
    * Watches a resource of the server that offers it: `resourceUpdated` events follow its changes,
    * across reconnections, until {@link unsubscribeResource}.
    *
-   * @example
+   * @example Logging the changes of a resource
    * ```ts ignore
    * manager.on("resourceUpdated", ({ server, uri }) => console.log(server, uri, "changed"));
    * await manager.subscribeResource("file:///notes/today.md");
@@ -333,12 +586,47 @@ export class ServerManager implements AsyncDisposable {
     await this.#calls.subscribeResource(uri, options);
   }
 
-  /** Stops watching a resource; a server that went away is forgotten quietly. */
+  /**
+   * Stops watching a resource; a server that went away is forgotten quietly.
+   *
+   * @example Watching a resource of an in-process server, then no longer
+   * ```ts
+   * import { MemoryTransport } from "@mcp-inspect/client";
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   * import { McpServer } from "@mcp-inspect/client/server";
+   *
+   * const server = new McpServer({
+   *   serverInfo: { name: "notes", version: "1.0.0" },
+   *   capabilities: { resources: { subscribe: true } },
+   *   handlers: { "resources/list": () => ({ resources: [{ uri: "mem://today", name: "t" }] }) },
+   *   subscriptions: { subscribe: () => {}, unsubscribe: (uri) => console.log("unwatched", uri) },
+   * });
+   * await using manager = new ServerManager({
+   *   createTransport: () => MemoryTransport.serving((end) => server.serve(end)),
+   * });
+   * await manager.connect("notes", { command: "notes" });
+   * await manager.subscribeResource("mem://today");
+   * await manager.unsubscribeResource("mem://today"); // unwatched mem://today
+   * ```
+   */
   async unsubscribeResource(uri: string, options: ManagerCallOptions = {}): Promise<void> {
     await this.#calls.unsubscribeResource(uri, options);
   }
 
-  /** The state of every server, in the order they were added. */
+  /**
+   * The state of every server, in the order they were added.
+   *
+   * @example Printing each server's state
+   * ```ts
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+   * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+   * await manager.setServers({ a: { command: "a" }, b: { command: "b", disabled: true } });
+   * for (const s of manager.servers()) console.log(s.name, s.state); // a ready, b disabled
+   * ```
+   */
   servers(): ServerStatus[] {
     return [...this.#servers.values()].map(statusOf);
   }
@@ -369,7 +657,20 @@ export class ServerManager implements AsyncDisposable {
     return { at: now, windowMs: this.#options.stats?.windowMs ?? DEFAULT_WINDOW_MS, servers };
   }
 
-  /** The connected client of a server, for anything the manager does not cover. */
+  /**
+   * The connected client of a server, for anything the manager does not cover.
+   *
+   * @example Reading what a server says it is
+   * ```ts
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+   * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+   * await manager.connect("demo", { command: "demo" });
+   * console.log(manager.client("demo")?.serverInfo); // { name: "fake", version: "1.0.0" }
+   * ```
+   */
   client(name: string): Client | undefined {
     return this.#servers.get(name)?.client;
   }
@@ -381,6 +682,19 @@ export class ServerManager implements AsyncDisposable {
    * file is read (an error with `strict`).
    *
    * @throws {ConfigError} when the file cannot be loaded the first time.
+   * @example Following a config file
+   * ```ts
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+   * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+   * const file = await Deno.makeTempFile({ suffix: ".json" });
+   * await Deno.writeTextFile(file, JSON.stringify({ mcpServers: { demo: { command: "demo" } } }));
+   * await using _watcher = await manager.watch(file);
+   * console.log(manager.allTools().map((t) => t.qualifiedName)); // ["mcp__demo__echo"]
+   * await Deno.remove(file);
+   * ```
    */
   async watch(file: string, options: WatchOptions = {}): Promise<ConfigWatcher> {
     const watcher = await followConfig(file, options, {
@@ -392,7 +706,21 @@ export class ServerManager implements AsyncDisposable {
     return watcher;
   }
 
-  /** Stops following config files and closes every server; no process is left behind. */
+  /**
+   * Stops following config files and closes every server; no process is left behind.
+   *
+   * @example Closing a manager explicitly
+   * ```ts
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+   * const manager = new ServerManager({ createTransport: () => fake.transport() });
+   * await manager.connect("demo", { command: "demo" });
+   * await manager.close();
+   * console.log(fake.server.connectionCount); // 0
+   * ```
+   */
   close(): Promise<void> {
     this.#closing ??= (async () => {
       await Promise.all([...this.#watchers].map((watcher) => watcher.close()));
@@ -403,7 +731,15 @@ export class ServerManager implements AsyncDisposable {
     return this.#closing;
   }
 
-  /** Same as {@link close}. */
+  /**
+   * Same as {@link close}.
+   *
+   * @example Closing a manager at the end of a scope
+   * ```ts
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   * await using manager = new ServerManager();
+   * ```
+   */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }

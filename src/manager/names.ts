@@ -10,7 +10,7 @@ import { MAX_LENGTH, qualify } from "./_names.ts";
 /**
  * The longest qualified name: the limit of the model APIs tool names are sent to.
  *
- * @example
+ * @example The longest name a model API accepts
  * ```ts
  * import { MAX_QUALIFIED_NAME_LENGTH } from "@mcp-inspect/client/manager";
  * console.log(MAX_QUALIFIED_NAME_LENGTH); // 64
@@ -24,7 +24,7 @@ export const MAX_QUALIFIED_NAME_LENGTH: number = MAX_LENGTH;
  * server and tool names. A {@link ServerManager} adds a hash to resolve collisions too; ask it
  * ({@link ServerManager.qualifiedName}) for the name it uses.
  *
- * @example
+ * @example Qualifying a tool whose names have a dot and a space
  * ```ts
  * import { qualifiedToolName } from "@mcp-inspect/client/manager";
  * console.log(qualifiedToolName("my.server", "read file")); // "mcp__my_server__read_file"

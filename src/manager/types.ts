@@ -38,7 +38,7 @@ import type {
  * (toggled off; its connection may stay open), `idle` (stopped after its idle timeout; restarts
  * on the next call) or `closed` (removed, or the manager closed).
  *
- * @example
+ * @example Telling whether a server can take a call
  * ```ts
  * import type { ServerState } from "@mcp-inspect/client/manager";
  * const usable = (state: ServerState) => state === "ready" || state === "idle";
@@ -49,7 +49,7 @@ export type ServerState = "connecting" | "ready" | "failed" | "disabled" | "idle
 /**
  * What {@link ServerManager.servers} tells about one server.
  *
- * @example
+ * @example Printing each server's state and last error
  * ```ts ignore
  * for (const s of manager.servers()) console.log(s.name, s.state, s.lastError?.message);
  * ```
@@ -86,7 +86,7 @@ export interface ServerStatus {
 /**
  * A tool in the registry.
  *
- * @example
+ * @example Looking up a tool's server and input schema
  * ```ts ignore
  * const entry = manager.findTool("mcp__files__read_file");
  * console.log(entry?.server, entry?.tool.inputSchema);
@@ -104,7 +104,7 @@ export interface ManagedTool {
 /**
  * A prompt in the registry.
  *
- * @example
+ * @example Printing every prompt with its description
  * ```ts ignore
  * for (const { qualifiedName, prompt } of manager.allPrompts()) console.log(qualifiedName, prompt.description);
  * ```
@@ -121,7 +121,7 @@ export interface ManagedPrompt {
 /**
  * A resource in the registry.
  *
- * @example
+ * @example Printing every resource with its server
  * ```ts ignore
  * for (const { server, resource } of manager.allResources()) console.log(server, resource.uri);
  * ```
@@ -136,7 +136,7 @@ export interface ManagedResource {
 /**
  * A resource template in the registry.
  *
- * @example
+ * @example Listing every URI template
  * ```ts ignore
  * console.log(manager.allResourceTemplates().map((t) => t.template.uriTemplate));
  * ```
@@ -151,7 +151,7 @@ export interface ManagedResourceTemplate {
 /**
  * The events of a {@link ServerManager}.
  *
- * @example
+ * @example Following tool lists and server states
  * ```ts ignore
  * manager.on("toolsChanged", () => publish(manager.allTools()));
  * manager.on("stateChanged", (s) => console.error(s.name, s.state));
@@ -266,7 +266,7 @@ export interface ServerRequestHandlers {
 /**
  * Options of a call through the manager.
  *
- * @example
+ * @example Failing at once while the server reconnects
  * ```ts ignore
  * await manager.callTool("mcp__files__read", { path: "a" }, { whileReconnecting: "fail" });
  * ```
@@ -283,7 +283,7 @@ export interface ManagerCallOptions extends RequestOptions {
 /**
  * What {@link ServerManager.setServers} did, by server name.
  *
- * @example
+ * @example Reporting the servers whose first attempt failed
  * ```ts ignore
  * const result = await manager.setServers(servers);
  * for (const [name, error] of Object.entries(result.failed)) console.error(name, error.message);
@@ -307,7 +307,7 @@ export interface SetServersResult {
 /**
  * A watched config file; closing it stops following the file.
  *
- * @example
+ * @example Following a config file for one scope
  * ```ts ignore
  * await using watcher = await manager.watch(".vscode/mcp.json");
  * ```
@@ -322,7 +322,7 @@ export interface ConfigWatcher extends AsyncDisposable {
 /**
  * Options of {@link ServerManager.watch}.
  *
- * @example
+ * @example Watching with a shorter debounce and a fixed environment
  * ```ts ignore
  * await manager.watch("mcp.json", { debounceMs: 100, env: { TOKEN: "x" } });
  * ```
@@ -335,7 +335,7 @@ export interface WatchOptions extends LoadConfigOptions {
 /**
  * A skill of a managed server, under a qualified name like a tool's.
  *
- * @example
+ * @example Printing every skill with its URI
  * ```ts ignore
  * const { skills } = await manager.listSkills();
  * for (const skill of skills) console.log(skill.qualifiedName, skill.entry.uri);
@@ -355,7 +355,7 @@ export interface ManagedSkill {
 /**
  * The skills of every server that declares the extension, and the servers whose listing failed.
  *
- * @example
+ * @example Reporting the servers whose listing failed
  * ```ts ignore
  * const { skills, errors } = await manager.listSkills();
  * for (const [server, error] of Object.entries(errors)) console.error(server, error.message);
