@@ -2,7 +2,24 @@
 // hooks hear of a URI when its first subscriber arrives and after its last one leaves, so that a
 // proxy subscribes upstream once, however many clients watch the resource.
 
-/** What a server does when a resource gains its first subscriber or loses its last. */
+/**
+ * What a server does when a resource gains its first subscriber or loses its last.
+ *
+ * @example Watching a resource only while a client subscribes to it
+ * ```ts
+ * import { McpServer, type SubscriptionHooks } from "@mcp-inspect/client/server";
+ * const hooks: SubscriptionHooks = {
+ *   subscribe: (uri) => console.error(`watching ${uri}`),
+ *   unsubscribe: (uri) => console.error(`no longer watching ${uri}`),
+ * };
+ * const server = new McpServer({
+ *   serverInfo: { name: "notes", version: "1.0.0" },
+ *   capabilities: { resources: { subscribe: true } },
+ *   handlers: {},
+ *   subscriptions: hooks,
+ * });
+ * ```
+ */
 export interface SubscriptionHooks {
   /** Called when the first client subscribes to `uri`; a rejection refuses the subscription. */
   subscribe(uri: string): void | Promise<void>;

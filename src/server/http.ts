@@ -49,7 +49,7 @@ export interface ServeHttpOptions {
 /**
  * A running HTTP server.
  *
- * @example
+ * @example Printing the endpoint of a server on a free port
  * ```ts ignore
  * await using http = serveHttp(server, { port: 0 });
  * console.log(`MCP endpoint: ${http.url}`);

@@ -34,7 +34,7 @@ import { McpServer, type ServerRequestContext, type ServerRequestHandler } from 
 /**
  * Options of {@link createProxyServer}.
  *
- * @example
+ * @example A gateway that names itself
  * ```ts
  * import type { ProxyOptions } from "@mcp-inspect/client/server";
  * const options: ProxyOptions = { serverInfo: { name: "my-gateway", version: "1.0.0" } };
@@ -63,7 +63,7 @@ export interface ProxyOptions {
 /**
  * A proxy server and the means to stop forwarding.
  *
- * @example
+ * @example Serving a proxy over stdio until the client leaves
  * ```ts ignore
  * using proxy = createProxyServer(manager);
  * await proxy.server.serve(new StdioServerTransport());

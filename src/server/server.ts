@@ -57,7 +57,7 @@ export interface ServerRequestContext {
 /**
  * Answers one method. Throw {@link McpError} to answer with an error code.
  *
- * @example
+ * @example A handler that lists no tools
  * ```ts
  * import type { ServerRequestHandler } from "@mcp-inspect/client/server";
  * const listTools: ServerRequestHandler = () => ({ tools: [] });
@@ -71,7 +71,7 @@ export type ServerRequestHandler = (
 /**
  * What a server is: its identity, capabilities and method handlers.
  *
- * @example
+ * @example A server with an empty tool list
  * ```ts
  * import type { ServerDefinition } from "@mcp-inspect/client/server";
  * const definition: ServerDefinition = {
@@ -112,7 +112,7 @@ export interface ServerDefinition {
 /**
  * One connection of a {@link McpServer}, for transports that route messages themselves (HTTP).
  *
- * @example
+ * @example Routing messages through a connection of one's own
  * ```ts ignore
  * const connection = server.open({ send: (message) => write(message) });
  * connection.receive(message);
@@ -156,7 +156,7 @@ export class McpServer {
   /**
    * Creates the server; nothing is served until {@link serve} or {@link open}.
    *
-   * @example
+   * @example A server that offers nothing
    * ```ts
    * import { McpServer } from "@mcp-inspect/client/server";
    * const server = new McpServer({
@@ -171,12 +171,49 @@ export class McpServer {
     this.#subscriptions = new SubscriptionCounter(definition.subscriptions);
   }
 
-  /** How many connections are open. */
+  /**
+   * How many connections are open.
+   *
+   * @example Counting a client in and out
+   * ```ts
+   * import { Client, MemoryTransport } from "@mcp-inspect/client";
+   * import { McpServer } from "@mcp-inspect/client/server";
+   *
+   * const server = new McpServer({
+   *   serverInfo: { name: "hello", version: "1.0.0" },
+   *   capabilities: {},
+   *   handlers: {},
+   * });
+   * const client = await Client.connect(MemoryTransport.serving((end) => server.serve(end)));
+   * console.log(server.connectionCount); // 1
+   * await client.close();
+   * console.log(server.connectionCount); // 0
+   * ```
+   */
   get connectionCount(): number {
     return this.#connections.size;
   }
 
-  /** Opens a connection whose unrelated messages (list changes, logs) go to `channel`. */
+  /**
+   * Opens a connection whose unrelated messages (list changes, logs) go to `channel`.
+   *
+   * @example Answering a ping that came by a route of one's own
+   * ```ts
+   * import type { JsonRpcMessage } from "@mcp-inspect/client";
+   * import { McpServer } from "@mcp-inspect/client/server";
+   *
+   * const server = new McpServer({
+   *   serverInfo: { name: "hello", version: "1.0.0" },
+   *   capabilities: {},
+   *   handlers: {},
+   * });
+   * const answered = Promise.withResolvers<JsonRpcMessage>();
+   * const connection = server.open({ send: answered.resolve });
+   * connection.receive({ jsonrpc: "2.0", id: 1, method: "ping" });
+   * console.log(await answered.promise); // { jsonrpc: "2.0", id: 1, result: {} }
+   * connection.close();
+   * ```
+   */
   open(channel?: { send(message: JsonRpcMessage): void }): McpServerConnection {
     const connection: ServerConnection = new ServerConnection(
       this.#definition,
@@ -191,6 +228,23 @@ export class McpServer {
   /**
    * Serves one client over a transport until the client hangs up; resolves then, with the
    * transport closed.
+   *
+   * @example Serving one end of an in-memory pair until the client hangs up
+   * ```ts
+   * import { Client, MemoryTransport } from "@mcp-inspect/client";
+   * import { McpServer } from "@mcp-inspect/client/server";
+   *
+   * const server = new McpServer({
+   *   serverInfo: { name: "hello", version: "1.0.0" },
+   *   capabilities: {},
+   *   handlers: {},
+   * });
+   * const [clientEnd, serverEnd] = MemoryTransport.pair();
+   * const served = server.serve(serverEnd);
+   * const client = await Client.connect(clientEnd);
+   * await client.close();
+   * await served; // the server end is closed too
+   * ```
    */
   async serve(transport: Transport): Promise<void> {
     await transport.start();
@@ -215,22 +269,99 @@ export class McpServer {
     }
   }
 
-  /** Tells every connected client that a list changed. */
+  /**
+   * Tells every connected client that a list changed.
+   *
+   * @example Telling a client that the tools changed
+   * ```ts
+   * import { Client, MemoryTransport } from "@mcp-inspect/client";
+   * import { McpServer } from "@mcp-inspect/client/server";
+   *
+   * const server = new McpServer({
+   *   serverInfo: { name: "hello", version: "1.0.0" },
+   *   capabilities: { tools: { listChanged: true } },
+   *   handlers: { "tools/list": () => ({ tools: [] }) },
+   * });
+   * const transport = MemoryTransport.serving((end) => server.serve(end));
+   * await using client = await Client.connect(transport, { protocol: "legacy" });
+   * const changed = new Promise((resolve) => client.on("toolsListChanged", resolve));
+   * server.listChanged("tools");
+   * await changed;
+   * ```
+   */
   listChanged(kind: "tools" | "resources" | "prompts"): void {
     for (const connection of this.#connections) connection.listChanged(kind);
   }
 
-  /** Tells every client subscribed to a resource that it changed. */
+  /**
+   * Tells every client subscribed to a resource that it changed.
+   *
+   * @example Telling a subscribed client that a resource changed
+   * ```ts
+   * import { Client, MemoryTransport } from "@mcp-inspect/client";
+   * import { McpServer } from "@mcp-inspect/client/server";
+   *
+   * const server = new McpServer({
+   *   serverInfo: { name: "notes", version: "1.0.0" },
+   *   capabilities: { resources: { subscribe: true } },
+   *   handlers: {},
+   *   subscriptions: { subscribe: () => {}, unsubscribe: () => {} },
+   * });
+   * const transport = MemoryTransport.serving((end) => server.serve(end));
+   * await using client = await Client.connect(transport, { protocol: "legacy" });
+   * const updated = new Promise((resolve) => client.on("resourceUpdated", resolve));
+   * await client.subscribeResource("mem://today");
+   * server.resourceUpdated("mem://today");
+   * console.log(await updated); // { uri: "mem://today" }
+   * ```
+   */
   resourceUpdated(uri: string): void {
     for (const connection of this.#connections) connection.resourceUpdated(uri);
   }
 
-  /** Sends a log message that belongs to no request to every client that wants it. */
+  /**
+   * Sends a log message that belongs to no request to every client that wants it.
+   *
+   * @example Logging to a client that asked for `info` and above
+   * ```ts
+   * import { Client, MemoryTransport } from "@mcp-inspect/client";
+   * import { McpServer } from "@mcp-inspect/client/server";
+   *
+   * const server = new McpServer({
+   *   serverInfo: { name: "hello", version: "1.0.0" },
+   *   capabilities: { logging: {} },
+   *   handlers: {},
+   * });
+   * const transport = MemoryTransport.serving((end) => server.serve(end));
+   * await using client = await Client.connect(transport, { protocol: "legacy" });
+   * const logged = new Promise((resolve) => client.on("log", resolve));
+   * await client.setLoggingLevel("info");
+   * server.log({ level: "info", data: "cache warmed" });
+   * console.log(await logged); // { level: "info", data: "cache warmed" }
+   * ```
+   */
   log(message: { level: LoggingLevel; logger?: string; data: unknown }): void {
     for (const connection of this.#connections) connection.log(message);
   }
 
-  /** Closes every connection. */
+  /**
+   * Closes every connection.
+   *
+   * @example Dropping every connection at once
+   * ```ts
+   * import { McpServer } from "@mcp-inspect/client/server";
+   *
+   * const server = new McpServer({
+   *   serverInfo: { name: "hello", version: "1.0.0" },
+   *   capabilities: {},
+   *   handlers: {},
+   * });
+   * server.open();
+   * server.open();
+   * server.closeAll();
+   * console.log(server.connectionCount); // 0
+   * ```
+   */
   closeAll(): void {
     for (const connection of [...this.#connections]) connection.close();
   }

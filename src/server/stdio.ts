@@ -13,7 +13,7 @@ import type { Transport } from "../transport/transport.ts";
 /**
  * Options of {@link StdioServerTransport}.
  *
- * @example
+ * @example Logging the lines that are not JSON-RPC
  * ```ts
  * import type { StdioServerTransportOptions } from "@mcp-inspect/client/server";
  * const options: StdioServerTransportOptions = { onDiagnostic: (d) => console.error(d.message) };
@@ -51,7 +51,7 @@ export class StdioServerTransport implements Transport {
   /**
    * Prepares the transport; nothing is read until {@link start}.
    *
-   * @example
+   * @example A transport over in-memory streams
    * ```ts
    * import { StdioServerTransport } from "@mcp-inspect/client/server";
    * const transport = new StdioServerTransport({
@@ -64,19 +64,65 @@ export class StdioServerTransport implements Transport {
     this.#options = options;
   }
 
-  /** Messages from the client. */
+  /**
+   * Messages from the client.
+   *
+   * @example Reading a client's line from a stream
+   * ```ts
+   * import { StdioServerTransport } from "@mcp-inspect/client/server";
+   * const line = new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+   * const transport = new StdioServerTransport({
+   *   stdin: ReadableStream.from([line]),
+   *   stdout: new WritableStream(),
+   * });
+   * await transport.start();
+   * for await (const message of transport.readable) console.log(message); // the ping request
+   * await transport.close();
+   * ```
+   */
   get readable(): ReadableStream<JsonRpcMessage> {
     if (!this.#readable) throw new Error("StdioServerTransport: call start() first");
     return this.#readable;
   }
 
-  /** Messages to the client. */
+  /**
+   * Messages to the client.
+   *
+   * @example Writing a notification as one line
+   * ```ts
+   * import { StdioServerTransport } from "@mcp-inspect/client/server";
+   * const print = (bytes: Uint8Array) => console.log(new TextDecoder().decode(bytes));
+   * const transport = new StdioServerTransport({
+   *   stdin: ReadableStream.from([]),
+   *   stdout: new WritableStream({ write: print }),
+   * });
+   * await transport.start();
+   * const writer = transport.writable.getWriter();
+   * await writer.write({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+   * writer.releaseLock();
+   * await transport.close();
+   * ```
+   */
   get writable(): WritableStream<JsonRpcMessage> {
     if (!this.#writable) throw new Error("StdioServerTransport: call start() first");
     return this.#writable;
   }
 
-  /** Starts reading stdin. */
+  /**
+   * Starts reading stdin.
+   *
+   * @example The streams exist once it has started
+   * ```ts
+   * import { StdioServerTransport } from "@mcp-inspect/client/server";
+   * const transport = new StdioServerTransport({
+   *   stdin: ReadableStream.from([]),
+   *   stdout: new WritableStream(),
+   * });
+   * await transport.start();
+   * console.log(transport.readable instanceof ReadableStream); // true
+   * await transport.close();
+   * ```
+   */
   start(): Promise<void> {
     if (this.#readable) return Promise.resolve();
     const stdin = this.#options.stdin ?? Deno.stdin.readable;
@@ -95,13 +141,39 @@ export class StdioServerTransport implements Transport {
     return Promise.resolve();
   }
 
-  /** Closes stdout; stdin ends when the client closes it. */
+  /**
+   * Closes stdout; stdin ends when the client closes it.
+   *
+   * @example Closing stdout, twice with no harm
+   * ```ts
+   * import { StdioServerTransport } from "@mcp-inspect/client/server";
+   * const transport = new StdioServerTransport({
+   *   stdin: ReadableStream.from([]),
+   *   stdout: new WritableStream({ close: () => console.log("stdout closed") }),
+   * });
+   * await transport.start();
+   * await transport.close(); // stdout closed
+   * await transport.close(); // nothing more
+   * ```
+   */
   close(): Promise<void> {
     this.#closing ??= this.#writable?.close().catch(() => {}) ?? Promise.resolve();
     return this.#closing;
   }
 
-  /** Same as {@link close}. */
+  /**
+   * Same as {@link close}.
+   *
+   * @example Closing stdout at the end of a scope
+   * ```ts
+   * import { StdioServerTransport } from "@mcp-inspect/client/server";
+   * await using transport = new StdioServerTransport({
+   *   stdin: ReadableStream.from([]),
+   *   stdout: new WritableStream(),
+   * });
+   * await transport.start();
+   * ```
+   */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
