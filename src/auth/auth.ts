@@ -78,7 +78,7 @@ export class OAuthProvider {
   /**
    * Checks the options; nothing is fetched until the first request.
    *
-   * @example
+   * @example A provider for one server, with tokens kept in memory
    * ```ts
    * import { OAuthProvider } from "@mcp-inspect/client/auth";
    * const provider = new OAuthProvider({ serverUrl: "https://mcp.example.com/mcp" });
@@ -113,7 +113,7 @@ export class OAuthProvider {
    * request), then runs the configured grant. Use it before connecting, so that a user taking
    * their time in the browser does not hold up the connection's first request.
    *
-   * @example
+   * @example Logging in before connecting
    * ```ts ignore
    * const status = await provider.authorize();
    * console.log(`Authorized by ${status.issuer}`);
@@ -142,7 +142,7 @@ export class OAuthProvider {
   /**
    * What is stored for this server, without any secret; undefined when nothing is.
    *
-   * @example
+   * @example Printing when the access token expires
    * ```ts ignore
    * const status = await provider.status();
    * if (status?.expiresAt) console.log(new Date(status.expiresAt));
@@ -156,7 +156,7 @@ export class OAuthProvider {
   /**
    * Forgets the tokens and registrations stored for this server.
    *
-   * @example
+   * @example Logging out
    * ```ts ignore
    * if (await provider.logout()) console.log("Logged out");
    * ```

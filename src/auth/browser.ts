@@ -22,7 +22,7 @@ function opener(os: typeof Deno.build.os): [string, string[]] {
  * a value that could be read as a flag never reaches the command. Resolves once the opener has
  * exited; false when it could not be run.
  *
- * @example
+ * @example Falling back to printing the URL
  * ```ts ignore
  * import { openBrowser } from "@mcp-inspect/client/auth";
  * if (!await openBrowser("https://auth.example.com/authorize?client_id=abc")) {

@@ -10,7 +10,7 @@ import { type AuthChallenge, AuthorizationError } from "../errors.ts";
 /**
  * Which step of authorization failed.
  *
- * @example
+ * @example Naming the step that failed
  * ```ts
  * import type { OAuthErrorKind } from "@mcp-inspect/client/auth";
  * const kind: OAuthErrorKind = "discovery";
@@ -50,7 +50,7 @@ export class OAuthError extends Error {
   /**
    * Creates the error.
    *
-   * @example
+   * @example A refused token request
    * ```ts
    * import { OAuthError } from "@mcp-inspect/client/auth";
    * const error = new OAuthError("Token request failed", "token", { oauthError: "invalid_grant" });
@@ -97,7 +97,7 @@ export class AuthorizationRequiredError extends AuthorizationError {
   /**
    * Creates the error.
    *
-   * @example
+   * @example A server that wants a login first
    * ```ts
    * import { AuthorizationRequiredError } from "@mcp-inspect/client/auth";
    * const error = new AuthorizationRequiredError("Log in first", "https://mcp.example.com/mcp");

@@ -25,7 +25,7 @@ function env(name: string): string | undefined {
  * set, else `mcp-inspect/credentials.json` in the user's config directory (`$XDG_CONFIG_HOME` or
  * `~/.config`, `~/Library/Application Support` on macOS, `%APPDATA%` on Windows).
  *
- * @example
+ * @example Where the credentials file is
  * ```ts
  * import { defaultCredentialsPath } from "@mcp-inspect/client/auth";
  * console.log(defaultCredentialsPath().endsWith("credentials.json")); // true
@@ -69,7 +69,7 @@ export class FileTokenStore implements TokenStore {
   /**
    * Uses `path`, or {@link defaultCredentialsPath}. Nothing is touched until the first call.
    *
-   * @example
+   * @example A store in a file of one's choosing
    * ```ts
    * import { FileTokenStore } from "@mcp-inspect/client/auth";
    * const store = new FileTokenStore("/tmp/mcp-inspect-test/credentials.json");
@@ -80,12 +80,38 @@ export class FileTokenStore implements TokenStore {
     this.path = path;
   }
 
-  /** The record of a server, if any. */
+  /**
+   * The record of a server, if any.
+   *
+   * @example Reading back what was stored
+   * ```ts
+   * import { FileTokenStore } from "@mcp-inspect/client/auth";
+   * const dir = await Deno.makeTempDir();
+   * const store = new FileTokenStore(`${dir}/credentials.json`);
+   * console.log(await store.get("https://mcp.example.com/mcp")); // undefined
+   * await store.set("https://mcp.example.com/mcp", { issuers: {} });
+   * console.log(await store.get("https://mcp.example.com/mcp")); // { issuers: {} }
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
   async get(serverUrl: string): Promise<AuthRecord | undefined> {
     return (await this.#read()).servers[serverUrl];
   }
 
-  /** Replaces the record of a server. */
+  /**
+   * Replaces the record of a server.
+   *
+   * @example A file only its owner can read
+   * ```ts
+   * import { FileTokenStore } from "@mcp-inspect/client/auth";
+   * const dir = await Deno.makeTempDir();
+   * const store = new FileTokenStore(`${dir}/credentials.json`);
+   * await store.set("https://mcp.example.com/mcp", { issuers: {} });
+   * const { mode } = await Deno.stat(store.path);
+   * console.log(((mode ?? 0) & 0o777).toString(8)); // "600" (mode is null on Windows)
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
   set(serverUrl: string, record: AuthRecord): Promise<void> {
     return this.#update((file) => {
       file.servers[serverUrl] = structuredClone(record);
@@ -93,7 +119,20 @@ export class FileTokenStore implements TokenStore {
     }).then(() => {});
   }
 
-  /** Forgets a server. */
+  /**
+   * Forgets a server.
+   *
+   * @example Forgetting a server, then finding nothing more to forget
+   * ```ts
+   * import { FileTokenStore } from "@mcp-inspect/client/auth";
+   * const dir = await Deno.makeTempDir();
+   * const store = new FileTokenStore(`${dir}/credentials.json`);
+   * await store.set("https://mcp.example.com/mcp", { issuers: {} });
+   * console.log(await store.delete("https://mcp.example.com/mcp")); // true
+   * console.log(await store.delete("https://mcp.example.com/mcp")); // false
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
   delete(serverUrl: string): Promise<boolean> {
     return this.#update((file) => {
       if (!(serverUrl in file.servers)) return false;
@@ -102,7 +141,19 @@ export class FileTokenStore implements TokenStore {
     });
   }
 
-  /** The servers with a record. */
+  /**
+   * The servers with a record.
+   *
+   * @example Listing the servers with a record
+   * ```ts
+   * import { FileTokenStore } from "@mcp-inspect/client/auth";
+   * const dir = await Deno.makeTempDir();
+   * const store = new FileTokenStore(`${dir}/credentials.json`);
+   * await store.set("https://mcp.example.com/mcp", { issuers: {} });
+   * console.log(await store.list()); // ["https://mcp.example.com/mcp"]
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
   async list(): Promise<string[]> {
     return Object.keys((await this.#read()).servers);
   }

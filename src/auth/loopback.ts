@@ -12,7 +12,7 @@ import { openBrowser } from "./browser.ts";
 /**
  * Options of {@link LoopbackAuthorization.start}.
  *
- * @example
+ * @example Printing the URL instead of opening a browser
  * ```ts
  * import type { LoopbackAuthorizationOptions } from "@mcp-inspect/client/auth";
  * const options: LoopbackAuthorizationOptions = { openBrowser: false, onUrl: (url) => console.log(url.href) };
@@ -37,7 +37,7 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>mcp-inspect</title>
  * closes. The page it shows repeats nothing from the response. Pass it as the `interaction` of
  * an {@link OAuthProvider}.
  *
- * @example
+ * @example Logging in from a command-line program
  * ```ts ignore
  * import { LoopbackAuthorization, OAuthProvider } from "@mcp-inspect/client/auth";
  * await using login = await LoopbackAuthorization.start({ onUrl: (url) => console.error(`Open ${url}`) });
@@ -66,7 +66,7 @@ export class LoopbackAuthorization implements AuthorizationInteraction, AsyncDis
   /**
    * Starts listening.
    *
-   * @example
+   * @example Listening on a free loopback port
    * ```ts
    * import { LoopbackAuthorization } from "@mcp-inspect/client/auth";
    * await using login = await LoopbackAuthorization.start({ openBrowser: false });
@@ -89,7 +89,23 @@ export class LoopbackAuthorization implements AuthorizationInteraction, AsyncDis
     });
   }
 
-  /** Shows the URL (and opens the browser), then waits for the one callback. */
+  /**
+   * Shows the URL (and opens the browser), then waits for the one callback.
+   *
+   * @example Receiving the redirect, with `fetch` playing the browser
+   * ```ts
+   * import { LoopbackAuthorization } from "@mcp-inspect/client/auth";
+   * let browser: Promise<string> | undefined;
+   * await using login = await LoopbackAuthorization.start({
+   *   openBrowser: false,
+   *   onUrl: () => browser = fetch(`${login.redirectUri}?code=abc`).then((r) => r.text()),
+   * });
+   * const authorize = new URL("https://auth.example.com/authorize");
+   * const callback = await login.openAuthorizationUrl(authorize);
+   * await browser;
+   * console.log(callback.searchParams.get("code")); // "abc"
+   * ```
+   */
   async openAuthorizationUrl(url: URL, options: { signal?: AbortSignal } = {}): Promise<URL> {
     this.#options.onUrl?.(url);
     if (this.#options.openBrowser ?? true) await openBrowser(url);
@@ -119,13 +135,31 @@ export class LoopbackAuthorization implements AuthorizationInteraction, AsyncDis
     }
   }
 
-  /** Stops listening. Idempotent. */
+  /**
+   * Stops listening. Idempotent.
+   *
+   * @example Giving up before the browser comes back
+   * ```ts
+   * import { LoopbackAuthorization } from "@mcp-inspect/client/auth";
+   * const login = await LoopbackAuthorization.start({ openBrowser: false });
+   * await login.close();
+   * await login.close(); // already closed: returns at once
+   * ```
+   */
   close(): Promise<void> {
     this.#closing ??= this.#server.shutdown();
     return this.#closing;
   }
 
-  /** Same as {@link close}. */
+  /**
+   * Same as {@link close}.
+   *
+   * @example Stopping the listener at the end of a scope
+   * ```ts
+   * import { LoopbackAuthorization } from "@mcp-inspect/client/auth";
+   * await using login = await LoopbackAuthorization.start({ openBrowser: false });
+   * ```
+   */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }

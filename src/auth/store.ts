@@ -10,7 +10,7 @@
 /**
  * A client registration with one authorization server.
  *
- * @example
+ * @example A dynamically registered public client
  * ```ts
  * import type { StoredClient } from "@mcp-inspect/client/auth";
  * const client: StoredClient = { clientId: "abc", source: "dynamic", tokenEndpointAuthMethod: "none" };
@@ -32,7 +32,7 @@ export interface StoredClient {
 /**
  * Tokens issued by one authorization server for one MCP server.
  *
- * @example
+ * @example Bearer tokens for one server
  * ```ts
  * import type { StoredTokens } from "@mcp-inspect/client/auth";
  * const tokens: StoredTokens = {
@@ -60,7 +60,7 @@ export interface StoredTokens {
 /**
  * What is stored about one authorization server for one MCP server.
  *
- * @example
+ * @example A registration without tokens yet
  * ```ts
  * import type { IssuerRecord } from "@mcp-inspect/client/auth";
  * const record: IssuerRecord = { client: { clientId: "abc", source: "dynamic" } };
@@ -78,7 +78,7 @@ export interface IssuerRecord {
 /**
  * Everything stored for one MCP server.
  *
- * @example
+ * @example A record with an authorization server chosen and nothing stored yet
  * ```ts
  * import type { AuthRecord } from "@mcp-inspect/client/auth";
  * const record: AuthRecord = { issuer: "https://auth.example.com", issuers: {} };
@@ -121,7 +121,7 @@ export interface TokenStore {
 /**
  * A {@link TokenStore} that forgets everything when the process ends.
  *
- * @example
+ * @example Storing a record and listing the servers
  * ```ts
  * import { MemoryTokenStore } from "@mcp-inspect/client/auth";
  * const store = new MemoryTokenStore();
@@ -132,23 +132,69 @@ export interface TokenStore {
 export class MemoryTokenStore implements TokenStore {
   readonly #records = new Map<string, AuthRecord>();
 
-  /** The record of a server, as a copy. */
+  /**
+   * The record of a server, as a copy.
+   *
+   * @example Changing a record read back does not change the store
+   * ```ts
+   * import { MemoryTokenStore } from "@mcp-inspect/client/auth";
+   * const store = new MemoryTokenStore();
+   * await store.set("https://mcp.example.com/mcp", { issuers: {} });
+   * const record = await store.get("https://mcp.example.com/mcp");
+   * record!.issuer = "https://auth.example.com";
+   * console.log(await store.get("https://mcp.example.com/mcp")); // { issuers: {} }
+   * ```
+   */
   get(serverUrl: string): Promise<AuthRecord | undefined> {
     return Promise.resolve(structuredClone(this.#records.get(serverUrl)));
   }
 
-  /** Replaces the record of a server with a copy of `record`. */
+  /**
+   * Replaces the record of a server with a copy of `record`.
+   *
+   * @example Storing a client registration
+   * ```ts
+   * import { MemoryTokenStore } from "@mcp-inspect/client/auth";
+   * const store = new MemoryTokenStore();
+   * await store.set("https://mcp.example.com/mcp", {
+   *   issuer: "https://auth.example.com",
+   *   issuers: { "https://auth.example.com": { client: { clientId: "abc", source: "dynamic" } } },
+   * });
+   * ```
+   */
   set(serverUrl: string, record: AuthRecord): Promise<void> {
     this.#records.set(serverUrl, structuredClone(record));
     return Promise.resolve();
   }
 
-  /** Forgets a server. */
+  /**
+   * Forgets a server.
+   *
+   * @example Forgetting a server, then finding nothing more to forget
+   * ```ts
+   * import { MemoryTokenStore } from "@mcp-inspect/client/auth";
+   * const store = new MemoryTokenStore();
+   * await store.set("https://mcp.example.com/mcp", { issuers: {} });
+   * console.log(await store.delete("https://mcp.example.com/mcp")); // true
+   * console.log(await store.delete("https://mcp.example.com/mcp")); // false
+   * ```
+   */
   delete(serverUrl: string): Promise<boolean> {
     return Promise.resolve(this.#records.delete(serverUrl));
   }
 
-  /** The servers with a record. */
+  /**
+   * The servers with a record.
+   *
+   * @example Listing the servers with a record
+   * ```ts
+   * import { MemoryTokenStore } from "@mcp-inspect/client/auth";
+   * const store = new MemoryTokenStore();
+   * await store.set("https://a.example.com/mcp", { issuers: {} });
+   * await store.set("https://b.example.com/mcp", { issuers: {} });
+   * console.log(await store.list()); // ["https://a.example.com/mcp", "https://b.example.com/mcp"]
+   * ```
+   */
   list(): Promise<string[]> {
     return Promise.resolve([...this.#records.keys()]);
   }

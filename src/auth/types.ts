@@ -34,7 +34,7 @@ export interface AuthorizationInteraction {
 /**
  * A value given directly or produced on demand (a workload token read from a file, say).
  *
- * @example
+ * @example A token read from the environment when needed
  * ```ts
  * import type { Secret } from "@mcp-inspect/client/auth";
  * const token: Secret = () => Deno.env.get("WORKLOAD_TOKEN") ?? "";
@@ -45,7 +45,7 @@ export type Secret = string | (() => string | Promise<string>);
 /**
  * The enterprise identity provider of enterprise-managed authorization (SEP-990).
  *
- * @example
+ * @example An identity provider's token endpoint
  * ```ts
  * import type { IdentityProvider } from "@mcp-inspect/client/auth";
  * const idp: IdentityProvider = { tokenEndpoint: "https://idp.example.com/token", clientId: "mcp" };
@@ -87,7 +87,7 @@ export type OAuthGrant =
 /**
  * What is stored for a server, without any secret.
  *
- * @example
+ * @example A status with a refreshable bearer token
  * ```ts
  * import type { AuthorizationStatus } from "@mcp-inspect/client/auth";
  * const status: AuthorizationStatus = {
@@ -125,7 +125,7 @@ export interface AuthorizationStatus {
 /**
  * Client credentials obtained outside the protocol (pre-registration).
  *
- * @example
+ * @example A pre-registered client
  * ```ts
  * import type { OAuthClientOptions } from "@mcp-inspect/client/auth";
  * const client: OAuthClientOptions = { clientId: "my-app", issuer: "https://auth.example.com" };
@@ -152,7 +152,7 @@ export interface OAuthClientOptions {
 /**
  * Options of {@link OAuthProvider}.
  *
- * @example
+ * @example A provider that keeps tokens in memory and names its client
  * ```ts
  * import { MemoryTokenStore, type OAuthProviderOptions } from "@mcp-inspect/client/auth";
  * const options: OAuthProviderOptions = {
