@@ -28,7 +28,7 @@ export { ConfigError, type ConfigWarning };
 /**
  * What every server entry may say about how the manager treats it, beyond how to reach it.
  *
- * @example
+ * @example Hiding destructive tools and stopping when idle
  * ```ts
  * import type { ServerPolicy } from "@mcp-inspect/client/manager";
  * const policy: ServerPolicy = { deny: ["delete_*"], idleTimeoutMs: 300_000 };
@@ -48,7 +48,7 @@ export interface ServerPolicy {
 /**
  * A local server, run as a child process speaking stdio.
  *
- * @example
+ * @example The memory server from npm, with its file
  * ```ts
  * import type { StdioServerConfig } from "@mcp-inspect/client/manager";
  * const memory: StdioServerConfig = {
@@ -75,7 +75,7 @@ export interface StdioServerConfig extends ServerPolicy {
  * A remote server reached over HTTP: `"http"` tries Streamable HTTP and falls back to the legacy
  * HTTP+SSE transport; `"sse"` forces the legacy one.
  *
- * @example
+ * @example A remote server with an authorization header
  * ```ts
  * import type { HttpServerConfig } from "@mcp-inspect/client/manager";
  * const remote: HttpServerConfig = {
@@ -97,7 +97,7 @@ export interface HttpServerConfig extends ServerPolicy {
 /**
  * How to reach one server, and how the manager treats it.
  *
- * @example
+ * @example A local and a remote server by name
  * ```ts
  * import type { ServerConfig } from "@mcp-inspect/client/manager";
  * const servers: Record<string, ServerConfig> = {
@@ -132,7 +132,7 @@ export interface LoadConfigOptions {
 /**
  * A loaded config file.
  *
- * @example
+ * @example Reporting the entries that were skipped
  * ```ts ignore
  * const { servers, issues } = await loadConfig(".vscode/mcp.json");
  * for (const issue of issues) console.error(issue.message);

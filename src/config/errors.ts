@@ -31,7 +31,7 @@ export class ConfigError extends Error {
   /**
    * Creates the error; the message is built by the loader.
    *
-   * @example
+   * @example An error that names its file
    * ```ts
    * import { ConfigError } from "@mcp-inspect/client/manager";
    * const error = new ConfigError("Cannot read config file \"x.json\": not found", { file: "x.json" });

@@ -9,7 +9,7 @@
  * and VS Code's project files, then Claude Desktop's, Cursor's and Claude Code's user files.
  * Files that do not exist are included; callers skip them.
  *
- * @example
+ * @example The first file looked for in a project
  * ```ts
  * import { defaultConfigFiles } from "@mcp-inspect/client/manager";
  * console.log(defaultConfigFiles("/work/project")[0]); // "/work/project/.mcp.json"
@@ -40,7 +40,7 @@ export function defaultConfigFiles(cwd: string = Deno.cwd()): string[] {
 /**
  * The usual config files that exist, in order.
  *
- * @example
+ * @example Printing the config files found here
  * ```ts ignore
  * for (const file of await existingConfigFiles()) console.log(file);
  * ```
