@@ -16,7 +16,7 @@ import { VERSION } from "../version.ts";
 /**
  * The first line of a recording.
  *
- * @example
+ * @example Reading which server a recording is of
  * ```ts ignore
  * const { header } = parseRecording(await Deno.readTextFile("session.jsonl"));
  * console.log(header.server, header.protocolVersion);
@@ -42,7 +42,7 @@ export interface RecordingHeader {
 /**
  * One message of a recording: `send` went to the server, `recv` came from it.
  *
- * @example
+ * @example A ping sent 12 ms into the session
  * ```ts
  * import type { RecordedMessage } from "@mcp-inspect/client/testing";
  * const line: RecordedMessage = { t: 12, dir: "send", msg: { jsonrpc: "2.0", id: 1, method: "ping" } };
@@ -60,7 +60,7 @@ export interface RecordedMessage {
 /**
  * A parsed recording.
  *
- * @example
+ * @example Counting the messages of a recording
  * ```ts ignore
  * const recording = parseRecording(await Deno.readTextFile("session.jsonl"));
  * console.log(recording.messages.length);
@@ -128,7 +128,7 @@ export function recordingTime(started: number): number {
 /**
  * Options of {@link Recorder}.
  *
- * @example
+ * @example Keeping a secret out of the file
  * ```ts
  * import type { RecorderOptions } from "@mcp-inspect/client/testing";
  * const options: RecorderOptions = { server: "npx my-server", secrets: ["s3cret"] };
@@ -182,7 +182,7 @@ export class Recorder implements AsyncDisposable {
   /**
    * Creates (or truncates) the file and returns a recorder writing to it.
    *
-   * @example
+   * @example Recording into a file
    * ```ts ignore
    * const recorder = await Recorder.open("session.jsonl", { server: "my-server" });
    * ```
@@ -195,7 +195,7 @@ export class Recorder implements AsyncDisposable {
   /**
    * Wraps a transport so that every message both ways is recorded.
    *
-   * @example
+   * @example Recording a stdio server's session
    * ```ts ignore
    * const transport = recorder.wrap(new StdioTransport({ command: "my-server" }));
    * ```
@@ -212,7 +212,7 @@ export class Recorder implements AsyncDisposable {
    * `send` and what it answers as `recv`, as if recorded at the client. The header is written
    * when the handshake's answer goes out.
    *
-   * @example
+   * @example Recording what a proxy's client sends and gets
    * ```ts ignore
    * await proxy.server.serve(recorder.wrapServer(new StdioServerTransport()));
    * ```
@@ -248,7 +248,7 @@ export class Recorder implements AsyncDisposable {
   /**
    * Notes the negotiated revision and era and writes the header with the lines held so far.
    *
-   * @example
+   * @example Writing the header once the client has connected
    * ```ts ignore
    * recorder.ready(client);
    * ```
@@ -284,7 +284,7 @@ export class Recorder implements AsyncDisposable {
   /**
    * Writes the header (if the session never got negotiated) and closes the file.
    *
-   * @example
+   * @example Closing the recording
    * ```ts ignore
    * await recorder.close();
    * ```
@@ -298,7 +298,20 @@ export class Recorder implements AsyncDisposable {
     return Promise.resolve();
   }
 
-  /** Same as {@link Recorder.close}. */
+  /**
+   * Same as {@link Recorder.close}.
+   *
+   * @example Writing the header and closing the file at the end of a scope
+   * ```ts
+   * import { Recorder } from "@mcp-inspect/client/testing";
+   * const file = await Deno.makeTempFile({ suffix: ".jsonl" });
+   * {
+   *   await using _recorder = await Recorder.open(file, { server: "my-server" });
+   * }
+   * console.log(JSON.parse(await Deno.readTextFile(file)).server); // "my-server"
+   * await Deno.remove(file);
+   * ```
+   */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
@@ -307,7 +320,7 @@ export class Recorder implements AsyncDisposable {
 /**
  * Parses a recording, naming the line that is not one.
  *
- * @example
+ * @example Parsing a recording file
  * ```ts ignore
  * const recording = parseRecording(await Deno.readTextFile("session.jsonl"));
  * ```

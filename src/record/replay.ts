@@ -62,7 +62,7 @@ export class ReplayServer {
   /**
    * Indexes a recording's exchanges.
    *
-   * @example
+   * @example A replay of a recording file
    * ```ts ignore
    * const replay = new ReplayServer(parseRecording(await Deno.readTextFile("session.jsonl")));
    * ```
@@ -106,7 +106,7 @@ export class ReplayServer {
    * The messages to send for one incoming message: for a request, its recorded notifications and
    * answer (under the request's id); for anything else, nothing.
    *
-   * @example
+   * @example Answering a message as the recording did
    * ```ts ignore
    * for (const out of replay.answer(message)) await writer.write(out);
    * ```
@@ -190,7 +190,7 @@ export function replayTransport(recording: Recording): Transport {
 /**
  * Options of {@link serveReplayHttp}.
  *
- * @example
+ * @example Any free port
  * ```ts
  * import type { ReplayHttpOptions } from "@mcp-inspect/client/testing";
  * const options: ReplayHttpOptions = { port: 0 };
@@ -210,7 +210,7 @@ export interface ReplayHttpOptions {
  * `Origin` only, and the token when given). A request's recorded notifications travel only when
  * the client accepts SSE; a JSON answer carries the recorded answer alone.
  *
- * @example
+ * @example Serving a recording over HTTP on a free port
  * ```ts ignore
  * await using http = serveReplayHttp(recording, { port: 0 });
  * console.log(http.url.href);

@@ -20,7 +20,7 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2
 /**
  * One answer that differs from its recording.
  *
- * @example
+ * @example Printing where each answer differs
  * ```ts ignore
  * for (const m of result.mismatches) console.log(m.method, m.path, m.expected, m.actual);
  * ```
@@ -41,7 +41,7 @@ export interface VerifyMismatch {
 /**
  * What {@link verifyRecording} found.
  *
- * @example
+ * @example Re-sending a recording's requests to a live server
  * ```ts ignore
  * const { checked, mismatches } = await verifyRecording(client, recording);
  * ```
@@ -56,7 +56,7 @@ export interface VerifyResult {
 /**
  * Options of {@link verifyRecording}.
  *
- * @example
+ * @example Not comparing a text that changes between runs
  * ```ts
  * import type { VerifyOptions } from "@mcp-inspect/client/testing";
  * const options: VerifyOptions = { ignore: ["/content/0/text"] };
