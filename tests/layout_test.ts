@@ -1,17 +1,27 @@
 // The folder rule, checked: a file starting with `_` is private to its folder, and no runtime
-// import cycle exists (type-only imports do not count: they are erased).
+// import cycle exists (type-only imports do not count: they are erased), among the TypeScript
+// sources and among the web page's modules alike.
 
 import assert from "node:assert/strict";
 import { sourceFiles } from "./_helpers.ts";
 
 const SRC = new URL("../src/", import.meta.url).pathname;
+const PAGE = new URL("../src/ui/assets/", import.meta.url).pathname;
+
+/** The TypeScript sources, then the web page's JavaScript modules. */
+async function* allSources(): AsyncGenerator<string> {
+  yield* sourceFiles(SRC);
+  for await (const entry of Deno.readDir(PAGE)) {
+    if (entry.isFile && entry.name.endsWith(".js")) yield `${PAGE}${entry.name}`;
+  }
+}
 
 const IMPORT = /^(?:import|export)\s+(type\s+)?([^;]*?)\s+from\s+"(\.[^"]+)"/gms;
 
 /** The files each source file imports at run time (type-only imports left out). */
 async function runtimeImports(): Promise<Map<string, string[]>> {
   const graph = new Map<string, string[]>();
-  for await (const file of sourceFiles(SRC)) {
+  for await (const file of allSources()) {
     const text = await Deno.readTextFile(file);
     const deps: string[] = [];
     for (const [, typeOnly, clause, specifier] of text.matchAll(IMPORT)) {

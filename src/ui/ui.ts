@@ -52,6 +52,7 @@ const ASSETS: Record<string, string> = {
   "logs.js": "text/javascript; charset=utf-8",
   "overview.js": "text/javascript; charset=utf-8",
   "prompts.js": "text/javascript; charset=utf-8",
+  "redraw.js": "text/javascript; charset=utf-8",
   "render.js": "text/javascript; charset=utf-8",
   "resources.js": "text/javascript; charset=utf-8",
   "state.js": "text/javascript; charset=utf-8",

@@ -1,9 +1,6 @@
 // The page's frame: the servers and opened recordings on the left, and for the chosen one its
-// heading, its tabs and the open tab's view.
-//
-// The views import renderAll, renderMain and select back from this module. Such a cycle is safe
-// in ES modules while no module calls into another as it loads: each of them only defines
-// functions and constants at its top level, and app.js, loaded last, starts the page.
+// heading, its tabs and the open tab's view. The views reach renderAll, renderMain and select
+// through redraw.js, which this module hands them to as it loads.
 
 import { append, h, replace } from "./dom.js";
 import { authView } from "./auth.js";
@@ -15,6 +12,7 @@ import { current, recording, state } from "./state.js";
 import { toolsView } from "./tools.js";
 import { $, moveFocus } from "./widgets.js";
 import { recordingHeader, wireView } from "./wire.js";
+import { useLayout } from "./redraw.js";
 
 const TABS = ["overview", "tools", "resources", "prompts", "logs", "wire", "auth"];
 
@@ -165,3 +163,5 @@ export function renderMain() {
   const built = view(server, panel);
   if (built) append(panel, built);
 }
+
+useLayout({ renderAll, renderMain, select });

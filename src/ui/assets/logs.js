@@ -3,7 +3,7 @@
 
 import { h } from "./dom.js";
 import { api, describeError } from "./api.js";
-import { renderMain } from "./layout.js";
+import { renderMain } from "./redraw.js";
 import { state } from "./state.js";
 import { toast } from "./widgets.js";
 

@@ -4,7 +4,7 @@
 
 import { h, jsonBlock } from "./dom.js";
 import { api, describeError } from "./api.js";
-import { renderAll } from "./layout.js";
+import { renderAll } from "./redraw.js";
 import { state } from "./state.js";
 import { busy, copy, toast } from "./widgets.js";
 

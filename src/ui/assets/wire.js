@@ -4,7 +4,7 @@
 
 import { h, jsonBlock, replace } from "./dom.js";
 import { api, describeError } from "./api.js";
-import { select } from "./layout.js";
+import { select } from "./redraw.js";
 import { state } from "./state.js";
 import { toast } from "./widgets.js";
 
