@@ -19,7 +19,7 @@ import { META } from "../protocol.ts";
 /**
  * The version of the snapshot format, written in every snapshot.
  *
- * @example
+ * @example The format a snapshot declares
  * ```ts
  * import { SURFACE_FORMAT } from "@mcp-inspect/client/testing";
  * console.log(SURFACE_FORMAT); // 1
@@ -30,7 +30,7 @@ export const SURFACE_FORMAT = 1 as const;
 /**
  * Everything a server offers, as {@link snapshotSurface} records it.
  *
- * @example
+ * @example Reading a committed snapshot
  * ```ts ignore
  * const surface: Surface = JSON.parse(await Deno.readTextFile("mcp-surface.json"));
  * console.log(surface.tools.map((t) => t.name));
@@ -111,7 +111,7 @@ export async function snapshotSurface(
 /**
  * A surface as stable JSON: keys sorted, two-space indented, a final newline.
  *
- * @example
+ * @example Writing a server's snapshot to a file
  * ```ts ignore
  * await Deno.writeTextFile("mcp-surface.json", surfaceJson(await snapshotSurface(client)));
  * ```
@@ -123,7 +123,7 @@ export function surfaceJson(surface: Surface): string {
 /**
  * Reads a surface from parsed JSON, checking its shape.
  *
- * @example
+ * @example Checking a snapshot read from a file
  * ```ts ignore
  * const surface = parseSurface(JSON.parse(await Deno.readTextFile("mcp-surface.json")));
  * ```
@@ -144,7 +144,7 @@ export function parseSurface(value: unknown, source = "the snapshot"): Surface {
 /**
  * One difference between two surfaces.
  *
- * @example
+ * @example Printing each change with its severity
  * ```ts ignore
  * for (const c of diffSurfaces(old, now)) console.log(c.severity, c.kind, c.name, c.detail);
  * ```

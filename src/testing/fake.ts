@@ -15,7 +15,7 @@ import type { CallToolResult, Tool } from "../feature_types.ts";
  * A tool of a {@link FakeServer}: its listing, and what a call answers (a string is one text
  * content; default: the arguments as JSON text).
  *
- * @example
+ * @example A tool that echoes its text
  * ```ts
  * import type { FakeTool } from "@mcp-inspect/client/testing";
  * const echo: FakeTool = { name: "echo", handler: (args) => String(args.text) };
@@ -34,7 +34,7 @@ export interface FakeTool extends Partial<Omit<Tool, "name">> {
 /**
  * A resource of a {@link FakeServer}, with its text.
  *
- * @example
+ * @example A README as a resource
  * ```ts
  * import type { FakeResource } from "@mcp-inspect/client/testing";
  * const readme: FakeResource = { uri: "file:///README.md", text: "# Hello" };
@@ -54,7 +54,7 @@ export interface FakeResource {
 /**
  * A prompt of a {@link FakeServer}: a string (or function of the arguments) is one user message.
  *
- * @example
+ * @example A prompt with one argument
  * ```ts
  * import type { FakePrompt } from "@mcp-inspect/client/testing";
  * const greet: FakePrompt = { name: "greet", arguments: [{ name: "who" }], text: (a) => `Hi ${a.who}` };
@@ -74,7 +74,7 @@ export interface FakePrompt {
 /**
  * What a {@link FakeServer} does wrong, on purpose.
  *
- * @example
+ * @example A server that hangs on calls and answers twice
  * ```ts
  * import type { FakeMisbehaviour } from "@mcp-inspect/client/testing";
  * const misbehave: FakeMisbehaviour = { neverAnswer: ["tools/call"], duplicateAnswers: true };
@@ -94,7 +94,7 @@ export interface FakeMisbehaviour {
 /**
  * Options of {@link FakeServer}.
  *
- * @example
+ * @example One tool and instructions
  * ```ts
  * import type { FakeServerOptions } from "@mcp-inspect/client/testing";
  * const options: FakeServerOptions = { tools: [{ name: "ping_me" }], instructions: "A fake." };
@@ -146,7 +146,7 @@ export class FakeServer {
   /**
    * Declares the fake; nothing is served until a transport, stdio or HTTP asks for it.
    *
-   * @example
+   * @example A fake with one resource, not serving yet
    * ```ts
    * import { FakeServer } from "@mcp-inspect/client/testing";
    * const fake = new FakeServer({ resources: [{ uri: "mem://a", text: "A" }] });
@@ -291,7 +291,7 @@ export class FakeServer {
   /**
    * A client-side transport connected to this fake in memory; closing it ends the session.
    *
-   * @example
+   * @example Connecting a client in process
    * ```ts ignore
    * await using client = await Client.connect(fake.transport(), { protocol: "legacy" });
    * ```
@@ -318,7 +318,7 @@ export class FakeServer {
    * Serves the fake over Streamable HTTP on loopback (see `serveHttp`); duplicate answers do not
    * apply there.
    *
-   * @example
+   * @example Serving the fake on a free port
    * ```ts ignore
    * await using http = fake.serveHttp({ port: 0 });
    * console.log(http.url.href);
