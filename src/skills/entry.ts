@@ -13,7 +13,7 @@ const DIGEST = /^sha256:[0-9a-f]{64}$/;
  * Why an entry cannot be loaded as listed (an empty list when it can). `dynamic` skills are
  * valid entries but have no file list to verify against: {@link Skills.load} declines them.
  *
- * @example
+ * @example Listing what is wrong with an entry
  * ```ts
  * import { skillEntryProblems } from "@mcp-inspect/client";
  * console.log(skillEntryProblems({ uri: "skill://a/SKILL.md", frontmatter: {} }));

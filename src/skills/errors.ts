@@ -33,7 +33,7 @@ export class SkillVerificationError extends Error {
   /**
    * Creates the error.
    *
-   * @example
+   * @example A file whose size differs from its listing
    * ```ts
    * import { SkillVerificationError } from "@mcp-inspect/client";
    * const error = new SkillVerificationError("skill://a/SKILL.md", "skill://a/SKILL.md", {
@@ -65,7 +65,7 @@ export class SkillVerificationError extends Error {
 /**
  * A skill that cannot be loaded as listed: an invalid entry, a dynamic one, or one over the limits.
  *
- * @example
+ * @example The message of a malformed entry
  * ```ts
  * import { SkillEntryError } from "@mcp-inspect/client";
  * console.log(new SkillEntryError("skill://a/SKILL.md", ["resources is missing"]).message);
@@ -80,7 +80,7 @@ export class SkillEntryError extends Error {
   /**
    * Creates the error.
    *
-   * @example
+   * @example The problems of an entry
    * ```ts
    * import { SkillEntryError } from "@mcp-inspect/client";
    * const error = new SkillEntryError("skill://a/SKILL.md", ["it lists 600 files"]);

@@ -54,7 +54,7 @@ export class Skills {
   /**
    * Wraps a connected client.
    *
-   * @example
+   * @example Allowing more files per skill
    * ```ts ignore
    * const skills = new Skills(client, { maxFiles: 1024 });
    * ```
@@ -69,7 +69,7 @@ export class Skills {
   /**
    * The extension's settings as the server declared them, or `undefined` when it did not.
    *
-   * @example
+   * @example Reading the extension's settings
    * ```ts ignore
    * console.log(new Skills(client).extension); // {} or { directoryRead: true }
    * ```
@@ -85,7 +85,7 @@ export class Skills {
   /**
    * Whether the server declared the extension: `skills/*` is called only then.
    *
-   * @example
+   * @example Checking for skills before listing them
    * ```ts ignore
    * if (new Skills(client).available) console.log("this server ships skills");
    * ```
@@ -103,7 +103,7 @@ export class Skills {
   /**
    * Every skill of every page of `skills/list`.
    *
-   * @example
+   * @example Listing a server's skills and how long to cache them
    * ```ts ignore
    * const { skills, ttlMs } = await new Skills(client).list();
    * ```
@@ -144,7 +144,7 @@ export class Skills {
    * The entry of one skill by its `SKILL.md` URI (`skills/get`): a `skill://` URI alone does not
    * make a skill, and a listing may be partial.
    *
-   * @example
+   * @example Reading one skill's entry
    * ```ts ignore
    * const entry = await new Skills(client).get("skill://pdf-processing/SKILL.md");
    * ```
@@ -164,7 +164,7 @@ export class Skills {
    * frontmatter against the entry's. The first mismatch throws {@link SkillVerificationError}
    * and no further file is read. A URI is looked up with {@link Skills.get} first.
    *
-   * @example
+   * @example Loading a skill and printing its file paths
    * ```ts ignore
    * const skill = await new Skills(client).load("skill://pdf-processing/SKILL.md");
    * for (const file of skill.files) console.log(file.path);

@@ -8,7 +8,7 @@
 /**
  * The extension's identifier, the key under `capabilities.extensions`.
  *
- * @example
+ * @example The extension's key in the capabilities
  * ```ts
  * import { SKILLS_EXTENSION } from "@mcp-inspect/client";
  * console.log(SKILLS_EXTENSION); // "io.modelcontextprotocol/skills"
@@ -19,7 +19,7 @@ export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills" as const;
 /**
  * One file of a skill as its entry lists it.
  *
- * @example
+ * @example A file with its digest and size
  * ```ts
  * import type { SkillFileEntry } from "@mcp-inspect/client";
  * const file: SkillFileEntry = { uri: "skill://pdf/SKILL.md", digest: `sha256:${"0".repeat(64)}`, size: 120 };
@@ -37,7 +37,7 @@ export interface SkillFileEntry {
 /**
  * A skill as `skills/list` and `skills/get` describe it.
  *
- * @example
+ * @example An entry whose files are not listed ahead
  * ```ts
  * import type { SkillEntry } from "@mcp-inspect/client";
  * const entry: SkillEntry = {
@@ -61,7 +61,7 @@ export interface SkillEntry {
 /**
  * Every skill a server lists, with the listing's cache hints.
  *
- * @example
+ * @example An empty listing to cache for a minute
  * ```ts
  * import type { SkillListing } from "@mcp-inspect/client";
  * const listing: SkillListing = { skills: [], ttlMs: 60_000, cacheScope: "session" };
@@ -79,7 +79,7 @@ export interface SkillListing {
 /**
  * One verified file of a loaded skill.
  *
- * @example
+ * @example Printing each file's size
  * ```ts ignore
  * for (const file of skill.files) console.log(file.path, file.bytes.byteLength);
  * ```
@@ -98,7 +98,7 @@ export interface SkillFile {
 /**
  * A skill whose every file was read and verified.
  *
- * @example
+ * @example Printing a loaded skill's name and files
  * ```ts ignore
  * const skill = await skills.load("skill://pdf-processing/SKILL.md");
  * console.log(skill.name, skill.files.map((f) => f.path));
@@ -116,7 +116,7 @@ export interface LoadedSkill {
 /**
  * Limits of {@link Skills.load}, and paging of {@link Skills.list}.
  *
- * @example
+ * @example Allowing more files and bytes
  * ```ts
  * import type { SkillsOptions } from "@mcp-inspect/client";
  * const options: SkillsOptions = { maxFiles: 1024, maxBytes: 32 * 1024 * 1024 };
