@@ -1,13 +1,25 @@
 // The data types of the server features: tools (with their schemas and annotations), content,
 // resources and templates, prompts, and completion. Open types: unknown fields pass through.
 
-/** A JSON Schema object, kept exactly as the server sent it. */
+/**
+ * A JSON Schema object, kept exactly as the server sent it.
+ *
+ * @example The input schema of a tool taking two numbers
+ * ```ts
+ * import type { JsonSchema } from "@mcp-inspect/client";
+ * const inputSchema: JsonSchema = {
+ *   type: "object",
+ *   properties: { a: { type: "number" }, b: { type: "number" } },
+ *   required: ["a", "b"],
+ * };
+ * ```
+ */
 export type JsonSchema = Record<string, unknown>;
 
 /**
  * Hints about a tool's behaviour. They are hints from the server, not guarantees.
  *
- * @example
+ * @example Confirming before a destructive tool runs
  * ```ts ignore
  * if (tool.annotations?.destructiveHint) await confirm(`Run ${tool.name}?`);
  * ```
@@ -30,7 +42,7 @@ export interface ToolAnnotations {
 /**
  * A tool the server offers.
  *
- * @example
+ * @example Listing the tools
  * ```ts ignore
  * for (const tool of await client.listTools()) console.log(tool.name, tool.description);
  * ```
@@ -55,7 +67,7 @@ export interface Tool {
 /**
  * One piece of content in a tool result, prompt message or sampling message.
  *
- * @example
+ * @example Printing the text of a result
  * ```ts ignore
  * for (const item of result.content) if (item.type === "text") console.log(item.text);
  * ```
@@ -80,7 +92,7 @@ export interface Content {
 /**
  * The result of `tools/call`.
  *
- * @example
+ * @example Preferring structured content
  * ```ts ignore
  * const result = await client.callTool("add", { a: 1, b: 2 });
  * console.log(result.structuredContent ?? result.content);
@@ -100,7 +112,7 @@ export interface CallToolResult {
 /**
  * A resource the server offers.
  *
- * @example
+ * @example Listing the resources
  * ```ts ignore
  * for (const resource of await client.listResources()) console.log(resource.uri);
  * ```
@@ -125,7 +137,7 @@ export interface Resource {
 /**
  * A family of resources, addressed by an RFC 6570 URI template.
  *
- * @example
+ * @example Listing the resource templates
  * ```ts ignore
  * for (const template of await client.listResourceTemplates()) console.log(template.uriTemplate);
  * ```
@@ -148,7 +160,7 @@ export interface ResourceTemplate {
 /**
  * The contents of a resource: `text` or base64 `blob`.
  *
- * @example
+ * @example Reading the text of a resource
  * ```ts ignore
  * const { contents } = await client.readResource("file:///etc/hosts");
  * console.log(contents[0]?.text);
@@ -170,7 +182,7 @@ export interface ResourceContents {
 /**
  * The result of `resources/read`.
  *
- * @example
+ * @example Reading a resource
  * ```ts ignore
  * const result: ReadResourceResult = await client.readResource("fake://docs/readme");
  * ```
@@ -185,7 +197,7 @@ export interface ReadResourceResult {
 /**
  * A prompt template the server offers.
  *
- * @example
+ * @example Listing the prompts and their arguments
  * ```ts ignore
  * for (const prompt of await client.listPrompts()) console.log(prompt.name, prompt.arguments);
  * ```
@@ -206,7 +218,7 @@ export interface Prompt {
 /**
  * The result of `prompts/get`.
  *
- * @example
+ * @example Rendering a prompt
  * ```ts ignore
  * const { messages } = await client.getPrompt("greet", { name: "Ada" });
  * ```
@@ -223,7 +235,7 @@ export interface GetPromptResult {
 /**
  * What `complete()` completes: a prompt argument or a resource template variable.
  *
- * @example
+ * @example Referring to a prompt
  * ```ts
  * import type { CompletionReference } from "@mcp-inspect/client";
  * const ref: CompletionReference = { type: "ref/prompt", name: "greet" };
@@ -236,7 +248,7 @@ export type CompletionReference =
 /**
  * The result of `completion/complete`.
  *
- * @example
+ * @example Completing a prompt argument
  * ```ts ignore
  * const { completion } = await client.complete({ type: "ref/prompt", name: "greet" }, { name: "style", value: "f" });
  * ```

@@ -7,10 +7,27 @@
 
 import { ProtocolError } from "./errors.ts";
 
-/** A JSON-RPC request id. `1` and `"1"` are different ids. */
+/**
+ * A JSON-RPC request id. `1` and `"1"` are different ids.
+ *
+ * @example A number and a string that are not the same id
+ * ```ts
+ * import type { RequestId } from "@mcp-inspect/client";
+ * const ids: RequestId[] = [1, "1"];
+ * console.log(ids[0] === ids[1]); // false
+ * ```
+ */
 export type RequestId = string | number;
 
-/** A JSON object, as carried in `params` and `result`. */
+/**
+ * A JSON object, as carried in `params` and `result`.
+ *
+ * @example The parameters of a tools/call request
+ * ```ts
+ * import type { JsonObject } from "@mcp-inspect/client";
+ * const params: JsonObject = { name: "add", arguments: { a: 1, b: 2 } };
+ * ```
+ */
 export type JsonObject = Record<string, unknown>;
 
 /**
@@ -125,9 +142,14 @@ export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
  * Any JSON-RPC message a transport carries.
  *
  * @example Sending a message through a transport's writable side
- * ```ts ignore
+ * ```ts
+ * import { type JsonRpcMessage, MemoryTransport } from "@mcp-inspect/client";
+ * const [transport, other] = MemoryTransport.pair();
+ * const message: JsonRpcMessage = { jsonrpc: "2.0", method: "notifications/initialized" };
  * const writer = transport.writable.getWriter();
- * await writer.write({ jsonrpc: "2.0", method: "notifications/initialized" });
+ * await writer.write(message);
+ * writer.releaseLock();
+ * await Promise.all([transport.close(), other.close()]);
  * ```
  */
 export type JsonRpcMessage =
@@ -140,7 +162,9 @@ export type JsonRpcMessage =
  * Error codes of JSON-RPC 2.0 and MCP.
  *
  * @example Checking the code of a server error
- * ```ts ignore
+ * ```ts
+ * import { ErrorCode, McpError } from "@mcp-inspect/client";
+ * const error: unknown = new McpError(-32601, "Method not found: tools/list");
  * if (error instanceof McpError && error.code === ErrorCode.MethodNotFound) console.log("unsupported");
  * ```
  */
@@ -171,7 +195,7 @@ export const ErrorCode: {
 /**
  * Tells whether a message is a request.
  *
- * @example
+ * @example A request has a method and an id
  * ```ts
  * import { isRequest } from "@mcp-inspect/client";
  * console.log(isRequest({ jsonrpc: "2.0", id: 1, method: "ping" })); // true
@@ -184,7 +208,7 @@ export function isRequest(message: JsonRpcMessage): message is JsonRpcRequest {
 /**
  * Tells whether a message is a notification.
  *
- * @example
+ * @example A notification has a method and no id
  * ```ts
  * import { isNotification } from "@mcp-inspect/client";
  * console.log(isNotification({ jsonrpc: "2.0", method: "notifications/initialized" })); // true
@@ -197,7 +221,7 @@ export function isNotification(message: JsonRpcMessage): message is JsonRpcNotif
 /**
  * Tells whether a message is a response (a result or an error).
  *
- * @example
+ * @example A response has no method
  * ```ts
  * import { isResponse } from "@mcp-inspect/client";
  * console.log(isResponse({ jsonrpc: "2.0", id: 1, result: {} })); // true
@@ -219,7 +243,7 @@ function isId(value: unknown): value is RequestId {
  * The request id a parsed JSON value names, valid or not as a message: what a malformed answer
  * to a request still tells about which request it meant.
  *
- * @example
+ * @example The id of an answer that is not valid JSON-RPC
  * ```ts
  * import { messageId } from "@mcp-inspect/client";
  * console.log(messageId({ jsonrpc: "1.0", id: 3, result: 5 })); // 3

@@ -26,10 +26,30 @@ import { Incoming } from "./_incoming.ts";
 import { Outgoing } from "./_outgoing.ts";
 import { type PendingOwner, PendingRequest } from "./_pending.ts";
 
-/** The default per-request timeout: 60 s. */
+/**
+ * The default per-request timeout: 60 s.
+ *
+ * @example Allowing a slow server twice the default
+ * ```ts
+ * import { DEFAULT_REQUEST_TIMEOUT_MS, type SessionOptions } from "@mcp-inspect/client";
+ * const options: SessionOptions = { requestTimeoutMs: 2 * DEFAULT_REQUEST_TIMEOUT_MS };
+ * console.log(options.requestTimeoutMs); // 120000
+ * ```
+ */
 export const DEFAULT_REQUEST_TIMEOUT_MS: number = 60_000;
 
-/** The default maximum total time of a request, whatever progress arrives: 10 minutes. */
+/**
+ * The default maximum total time of a request, whatever progress arrives: 10 minutes.
+ *
+ * @example Capping a request that reports progress at half the default
+ * ```ts
+ * import { DEFAULT_MAX_TOTAL_TIMEOUT_MS, type RequestOptions } from "@mcp-inspect/client";
+ * const options: RequestOptions = {
+ *   resetTimeoutOnProgress: true,
+ *   maxTotalTimeoutMs: DEFAULT_MAX_TOTAL_TIMEOUT_MS / 2, // 5 minutes
+ * };
+ * ```
+ */
 export const DEFAULT_MAX_TOTAL_TIMEOUT_MS: number = 600_000;
 
 /** The options of a request that passes none: shared, never written to (see request()). */
@@ -38,7 +58,7 @@ const NO_OPTIONS: RequestOptions = {};
 /**
  * A progress update for a request, from `notifications/progress`.
  *
- * @example
+ * @example Printing progress as it arrives
  * ```ts
  * import type { Progress } from "@mcp-inspect/client";
  * const onProgress = (p: Progress) => console.log(`${p.progress}/${p.total ?? "?"} ${p.message ?? ""}`);
@@ -88,7 +108,7 @@ export interface RequestOptions {
 /**
  * What a handler of an incoming request knows about it.
  *
- * @example
+ * @example Passing the request's signal on to the work it starts
  * ```ts ignore
  * session.setRequestHandler("roots/list", (_params, { signal }) => listRoots(signal));
  * ```
@@ -105,7 +125,7 @@ export interface IncomingRequestContext {
 /**
  * Answers one kind of incoming request. Throw {@link McpError} to answer with an error code.
  *
- * @example
+ * @example A handler that answers `roots/list` with no roots
  * ```ts
  * import type { RequestHandler } from "@mcp-inspect/client";
  * const handler: RequestHandler = () => ({ roots: [] });
@@ -119,7 +139,7 @@ export type RequestHandler = (
 /**
  * Options of {@link Session}.
  *
- * @example
+ * @example A shorter timeout and a diagnostics sink
  * ```ts
  * import type { SessionOptions } from "@mcp-inspect/client";
  * const options: SessionOptions = { requestTimeoutMs: 10_000, onDiagnostic: console.warn };
@@ -170,7 +190,7 @@ export class Session implements AsyncDisposable {
   /**
    * Starts reading from a transport that is already started.
    *
-   * @example
+   * @example Two sessions over an in-memory pair
    * ```ts
    * import { MemoryTransport, Session } from "@mcp-inspect/client";
    * const [a, b] = MemoryTransport.pair();
@@ -208,12 +228,38 @@ export class Session implements AsyncDisposable {
     this.#loop = this.#read(transport.readable.getReader());
   }
 
-  /** Why the session ended, or `undefined` while it is open. */
+  /**
+   * Why the session ended, or `undefined` while it is open.
+   *
+   * @example The reason after the session was closed
+   * ```ts
+   * import { MemoryTransport, Session } from "@mcp-inspect/client";
+   * const [near] = MemoryTransport.pair();
+   * const session = new Session(near);
+   * console.log(session.closedReason); // undefined
+   * await session.close();
+   * console.log(session.closedReason?.message); // "Connection closed by the client"
+   * ```
+   */
   get closedReason(): Error | undefined {
     return this.#closedReason;
   }
 
-  /** How many requests await an answer. */
+  /**
+   * How many requests await an answer.
+   *
+   * @example A request nobody answers stays pending
+   * ```ts
+   * import { MemoryTransport, Session } from "@mcp-inspect/client";
+   * const [near] = MemoryTransport.pair(); // nothing answers on the other end
+   * const session = new Session(near);
+   * const call = session.request("tools/list").catch(() => {});
+   * console.log(session.pendingCount); // 1
+   * await session.close(); // rejects what is pending
+   * await call;
+   * console.log(session.pendingCount); // 0
+   * ```
+   */
   get pendingCount(): number {
     return this.#outgoing.size;
   }
@@ -223,6 +269,25 @@ export class Session implements AsyncDisposable {
    *
    * @throws {McpError} when the peer answers with an error.
    * @throws {TimeoutError} / {@link CancelledError} / {@link ConnectionClosedError}.
+   *
+   * @example Calling a method the peer handles
+   * ```ts
+   * import { MemoryTransport, Session } from "@mcp-inspect/client";
+   * const [near, far] = MemoryTransport.pair();
+   * await using peer = new Session(far);
+   * peer.setRequestHandler("echo", (params) => params);
+   * await using session = new Session(near);
+   * console.log(await session.request("echo", { text: "hi" })); // { text: "hi" }
+   * ```
+   *
+   * @example Giving up on a request nobody answers
+   * ```ts
+   * import { MemoryTransport, Session, TimeoutError } from "@mcp-inspect/client";
+   * const [near] = MemoryTransport.pair(); // nothing answers on the other end
+   * await using session = new Session(near);
+   * const error = await session.request("tools/list", {}, { timeoutMs: 10 }).catch((e) => e);
+   * console.log(error instanceof TimeoutError); // true
+   * ```
    */
   request(
     method: string,
@@ -275,7 +340,20 @@ export class Session implements AsyncDisposable {
     return this.#transport.send ? this.#transport.send(message) : this.#writer.write(message);
   }
 
-  /** Sends a notification. */
+  /**
+   * Sends a notification.
+   *
+   * @example Telling the peer something, expecting no answer
+   * ```ts
+   * import { MemoryTransport, Session } from "@mcp-inspect/client";
+   * const [near, far] = MemoryTransport.pair();
+   * await using peer = new Session(far);
+   * const heard = new Promise((resolve) => peer.onNotification("notifications/hello", resolve));
+   * await using session = new Session(near);
+   * await session.notify("notifications/hello", { from: "near" });
+   * console.log(await heard); // { from: "near" }
+   * ```
+   */
   notify(method: string, params?: JsonObject): Promise<void> {
     if (this.#closedReason) return Promise.reject(this.#closedReason);
     const message: JsonRpcNotification = params === undefined
@@ -286,17 +364,55 @@ export class Session implements AsyncDisposable {
     });
   }
 
-  /** Installs the handler for incoming requests of one method, replacing any other. */
+  /**
+   * Installs the handler for incoming requests of one method, replacing any other.
+   *
+   * @example Answering the peer's `roots/list`
+   * ```ts
+   * import { MemoryTransport, Session } from "@mcp-inspect/client";
+   * const [near, far] = MemoryTransport.pair();
+   * await using session = new Session(near);
+   * session.setRequestHandler("roots/list", () => ({ roots: [{ uri: "file:///tmp" }] }));
+   * await using peer = new Session(far);
+   * console.log(await peer.request("roots/list")); // { roots: [ { uri: "file:///tmp" } ] }
+   * ```
+   */
   setRequestHandler(method: string, handler: RequestHandler): void {
     this.#incoming.setHandler(method, handler);
   }
 
-  /** Adds a listener for incoming notifications of one method; returns a function removing it. */
+  /**
+   * Adds a listener for incoming notifications of one method; returns a function removing it.
+   *
+   * @example Listening to the peer's log messages, then stopping
+   * ```ts
+   * import { MemoryTransport, Session } from "@mcp-inspect/client";
+   * const [near, far] = MemoryTransport.pair();
+   * await using session = new Session(near);
+   * const off = session.onNotification("notifications/message", (p) => console.log(p.data));
+   * await using peer = new Session(far);
+   * await peer.notify("notifications/message", { level: "info", data: "hello" });
+   * await peer.request("ping"); // answered in order, so the notification was handled first
+   * off();
+   * ```
+   */
   onNotification(method: string, listener: (params: JsonObject) => void): () => void {
     return this.#incoming.listen(method, listener);
   }
 
-  /** Rejects every pending request, closes the transport and waits until all is released. */
+  /**
+   * Rejects every pending request, closes the transport and waits until all is released.
+   *
+   * @example A pending request fails when the session closes
+   * ```ts
+   * import { MemoryTransport, Session } from "@mcp-inspect/client";
+   * const [near] = MemoryTransport.pair(); // nothing answers on the other end
+   * const session = new Session(near);
+   * const failed = session.request("tools/list").catch((error: Error) => error.message);
+   * await session.close();
+   * console.log(await failed); // "Connection closed by the client"
+   * ```
+   */
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.#terminate(new ConnectionClosedError("Connection closed by the client"));
@@ -306,7 +422,19 @@ export class Session implements AsyncDisposable {
     return this.#closing;
   }
 
-  /** Same as {@link close}. */
+  /**
+   * Same as {@link close}.
+   *
+   * @example Closing the session at the end of a scope
+   * ```ts
+   * import { MemoryTransport, Session } from "@mcp-inspect/client";
+   * const [near] = MemoryTransport.pair();
+   * {
+   *   await using session = new Session(near);
+   *   await session.notify("notifications/initialized");
+   * } // the session and its transport are closed here
+   * ```
+   */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }

@@ -10,7 +10,7 @@
 /**
  * The revisions of the modern, stateless era (per-request `_meta`, `server/discover`).
  *
- * @example
+ * @example Listing the modern revisions
  * ```ts
  * import { MODERN_PROTOCOL_VERSIONS } from "@mcp-inspect/client";
  * console.log(MODERN_PROTOCOL_VERSIONS); // ["2026-07-28"]
@@ -21,7 +21,7 @@ export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28"];
 /**
  * The revisions of the handshake era (`initialize`), newest first.
  *
- * @example
+ * @example The newest handshake-era revision
  * ```ts
  * import { LEGACY_PROTOCOL_VERSIONS } from "@mcp-inspect/client";
  * console.log(LEGACY_PROTOCOL_VERSIONS[0]); // "2025-11-25"
@@ -37,7 +37,7 @@ export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = [
 /**
  * Every protocol revision this client speaks, newest first.
  *
- * @example
+ * @example The newest revision spoken
  * ```ts
  * import { SUPPORTED_PROTOCOL_VERSIONS } from "@mcp-inspect/client";
  * console.log(SUPPORTED_PROTOCOL_VERSIONS[0]); // "2026-07-28"
@@ -48,16 +48,33 @@ export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [
   ...LEGACY_PROTOCOL_VERSIONS,
 ];
 
-/** The newest revision: what `server/discover` asks for first. */
+/**
+ * The newest revision: what `server/discover` asks for first.
+ *
+ * @example Reading the newest revision
+ * ```ts
+ * import { LATEST_PROTOCOL_VERSION } from "@mcp-inspect/client";
+ * console.log(LATEST_PROTOCOL_VERSION); // "2026-07-28"
+ * ```
+ */
 export const LATEST_PROTOCOL_VERSION: string = "2026-07-28";
 
-/** The newest handshake-era revision: what `initialize` offers. */
+/**
+ * The newest handshake-era revision: what `initialize` offers.
+ *
+ * @example The revision an `initialize` request offers
+ * ```ts
+ * import { LATEST_LEGACY_PROTOCOL_VERSION } from "@mcp-inspect/client";
+ * const params = { protocolVersion: LATEST_LEGACY_PROTOCOL_VERSION, capabilities: {} };
+ * console.log(params.protocolVersion); // "2025-11-25"
+ * ```
+ */
 export const LATEST_LEGACY_PROTOCOL_VERSION: string = "2025-11-25";
 
 /**
  * The name and version of a client or server.
  *
- * @example
+ * @example Naming a client
  * ```ts
  * import type { Implementation } from "@mcp-inspect/client";
  * const info: Implementation = { name: "my-host", version: "1.0.0" };
@@ -77,7 +94,7 @@ export interface Implementation {
 /**
  * What a server can do, as it advertised in `initialize`.
  *
- * @example
+ * @example Subscribing only when the server supports it
  * ```ts ignore
  * if (client.serverCapabilities.resources?.subscribe) await client.subscribeResource(uri);
  * ```
@@ -102,7 +119,7 @@ export interface ServerCapabilities {
 /**
  * What this client can do, as advertised in `initialize`.
  *
- * @example
+ * @example Declaring roots that can change
  * ```ts
  * import type { ClientCapabilities } from "@mcp-inspect/client";
  * const capabilities: ClientCapabilities = { roots: { listChanged: true } };
@@ -126,7 +143,7 @@ export * from "./feature_types.ts";
 /**
  * Log severities, from RFC 5424, least severe first.
  *
- * @example
+ * @example Asking the server for warnings and worse
  * ```ts ignore
  * await client.setLoggingLevel("warning");
  * ```
@@ -144,7 +161,7 @@ export type LoggingLevel =
 /**
  * A log message from the server (`notifications/message`).
  *
- * @example
+ * @example Printing the server's log messages
  * ```ts ignore
  * client.on("log", (message: LogMessage) => console.error(message.level, message.data));
  * ```
@@ -163,7 +180,7 @@ export interface LogMessage {
 /**
  * A root: a directory or file the server may work with.
  *
- * @example
+ * @example A project folder as a root
  * ```ts
  * import type { Root } from "@mcp-inspect/client";
  * const root: Root = { uri: "file:///home/ada/project", name: "project" };
@@ -183,7 +200,7 @@ export interface Root {
  * handshake; `"modern"` and `"legacy"` force an era; a revision string such as `"2025-06-18"`
  * pins it.
  *
- * @example
+ * @example Pinning one revision
  * ```ts
  * import type { ProtocolChoice } from "@mcp-inspect/client";
  * const choice: ProtocolChoice = "2025-06-18";
@@ -196,7 +213,7 @@ export type ProtocolChoice = "auto" | "modern" | "legacy" | (string & {});
  * What a connection learned about a server's era. Feed it back to `Client.connect()` as
  * `discovery` to skip the probe next time.
  *
- * @example
+ * @example Skipping the probe on the next connection
  * ```ts ignore
  * const verdict: DiscoveryVerdict = client.discovery;
  * await Client.connect(transport, { discovery: verdict });
@@ -212,7 +229,7 @@ export interface DiscoveryVerdict {
 /**
  * The notifications a `subscriptions/listen` stream opts in to (revision 2026-07-28).
  *
- * @example
+ * @example Listening for tool changes and one resource
  * ```ts
  * import type { ListenFilter } from "@mcp-inspect/client";
  * const filter: ListenFilter = { toolsListChanged: true, resourceSubscriptions: ["file:///a"] };
@@ -233,7 +250,7 @@ export interface ListenFilter {
  * The state of a task: a durable handle for a long-running request (the tasks of 2025-11-25 and
  * the `io.modelcontextprotocol/tasks` extension of 2026-07-28, normalized to one shape).
  *
- * @example
+ * @example Reading the state of a task
  * ```ts ignore
  * const task: TaskInfo = await client.getTask("t1");
  * console.log(task.status, task.statusMessage);

@@ -9,7 +9,7 @@ import denoJson from "../deno.json" with { type: "json" };
 /**
  * The package version, as in `deno.json`.
  *
- * @example
+ * @example Printing the package version
  * ```ts
  * import { VERSION } from "@mcp-inspect/client";
  * console.log(VERSION);
