@@ -14,7 +14,7 @@ export * from "./transport_errors.ts";
  * A request took longer than allowed. `kind` says which limit was hit: `"idle"` is the
  * per-request timeout (which progress can reset), `"total"` the maximum that nothing resets.
  *
- * @example
+ * @example Reporting which call timed out
  * ```ts ignore
  * try {
  *   await client.callTool("slow", {}, { timeoutMs: 100 });
@@ -34,7 +34,7 @@ export class TimeoutError extends Error {
   /**
    * Creates the error.
    *
-   * @example
+   * @example The message of a timeout
    * ```ts
    * import { TimeoutError } from "@mcp-inspect/client";
    * console.log(new TimeoutError("tools/call", 5_000).message);
@@ -56,7 +56,7 @@ export class TimeoutError extends Error {
 /**
  * A request was cancelled through its `AbortSignal`. The signal's reason is kept as `reason`.
  *
- * @example
+ * @example Cancelling a call in progress
  * ```ts ignore
  * const controller = new AbortController();
  * const call = client.callTool("slow", {}, { signal: controller.signal });
@@ -73,7 +73,7 @@ export class CancelledError extends Error {
   /**
    * Creates the error.
    *
-   * @example
+   * @example A reason given as a string joins the message
    * ```ts
    * import { CancelledError } from "@mcp-inspect/client";
    * console.log(new CancelledError("tools/call", "stop").message);
@@ -98,7 +98,7 @@ function describeReason(reason: unknown): string {
  * The server broke the protocol: an invalid message, an unsupported protocol revision, a message
  * over the size limit, or pagination that never ends.
  *
- * @example
+ * @example Naming a protocol violation
  * ```ts
  * import { ProtocolError } from "@mcp-inspect/client";
  * console.log(new ProtocolError("Server answered with unsupported protocol revision 1999-01-01").name);
@@ -108,7 +108,7 @@ export class ProtocolError extends Error {
   /**
    * Creates the error.
    *
-   * @example
+   * @example Creating one with a message
    * ```ts
    * import { ProtocolError } from "@mcp-inspect/client";
    * const error = new ProtocolError("Invalid message");
@@ -124,7 +124,7 @@ export class ProtocolError extends Error {
 /**
  * The server did not advertise the capability a method needs; no request was sent.
  *
- * @example
+ * @example Telling which capability was missing
  * ```ts ignore
  * await client.listPrompts().catch((error) => {
  *   if (error instanceof CapabilityError) console.log(error.capability); // "prompts"
@@ -140,7 +140,7 @@ export class CapabilityError extends Error {
   /**
    * Creates the error.
    *
-   * @example
+   * @example The message names the server and the capability
    * ```ts
    * import { CapabilityError } from "@mcp-inspect/client";
    * console.log(new CapabilityError("prompts/list", "prompts", "memory").message);
@@ -162,7 +162,7 @@ export class CapabilityError extends Error {
  * A value did not match its JSON Schema: tool arguments against `inputSchema`, or
  * `structuredContent` against `outputSchema`.
  *
- * @example
+ * @example Printing what did not match
  * ```ts ignore
  * await client.callTool("add", { a: 1, b: 2 }).catch((error) => {
  *   if (error instanceof ValidationError) console.log(error.issues);
@@ -176,7 +176,7 @@ export class ValidationError extends Error {
   /**
    * Creates the error.
    *
-   * @example
+   * @example Each violation stays a separate issue
    * ```ts
    * import { ValidationError } from "@mcp-inspect/client";
    * const error = new ValidationError("Invalid arguments", ["/a: must be number"]);
@@ -195,8 +195,13 @@ export class ValidationError extends Error {
  * an unknown id, a handler that threw. Passed to `onDiagnostic` callbacks.
  *
  * @example Logging diagnostics
- * ```ts ignore
- * new StdioTransport({ command: "server", onDiagnostic: (d) => console.warn(d.kind, d.message) });
+ * ```ts
+ * import { StdioTransport } from "@mcp-inspect/client";
+ * const transport = new StdioTransport({
+ *   command: "server",
+ *   onDiagnostic: (d) => console.warn(d.kind, d.message),
+ * });
+ * await transport.close();
  * ```
  */
 export interface Diagnostic {

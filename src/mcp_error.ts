@@ -22,7 +22,7 @@ export class McpError extends Error {
   /**
    * Creates an error as if the server had sent it.
    *
-   * @example
+   * @example An error as a server would send it
    * ```ts
    * import { McpError } from "@mcp-inspect/client";
    * const error = new McpError(-32601, "Method not found");
@@ -41,9 +41,13 @@ export class McpError extends Error {
  * The server does not speak the requested protocol revision (-32022). `supported` lists the
  * revisions it does speak; the client retries once with one of them on its own.
  *
- * @example
- * ```ts ignore
- * if (error instanceof UnsupportedProtocolVersionError) console.log(error.supported);
+ * @example Listing the revisions the server speaks
+ * ```ts
+ * import { mcpErrorFrom, UnsupportedProtocolVersionError } from "@mcp-inspect/client";
+ * const error = mcpErrorFrom(-32022, "Unsupported version", { supported: ["2025-06-18"] });
+ * if (error instanceof UnsupportedProtocolVersionError) {
+ *   console.log(error.supported); // ["2025-06-18"]
+ * }
  * ```
  */
 export class UnsupportedProtocolVersionError extends McpError {
@@ -55,7 +59,7 @@ export class UnsupportedProtocolVersionError extends McpError {
   /**
    * Creates the error from the wire fields.
    *
-   * @example
+   * @example The supported revisions, read from the data
    * ```ts
    * import { UnsupportedProtocolVersionError } from "@mcp-inspect/client";
    * const error = new UnsupportedProtocolVersionError("Unsupported", { supported: ["2025-11-25"] });
@@ -79,8 +83,11 @@ export class UnsupportedProtocolVersionError extends McpError {
 /**
  * The server needs a client capability this client did not declare (-32021).
  *
- * @example
- * ```ts ignore
+ * @example Seeing what the server needs
+ * ```ts
+ * import { mcpErrorFrom, MissingRequiredClientCapabilityError } from "@mcp-inspect/client";
+ * const data = { requiredCapabilities: { sampling: {} } };
+ * const error = mcpErrorFrom(-32021, "Client does not support sampling", data);
  * if (error instanceof MissingRequiredClientCapabilityError) console.log(error.data);
  * ```
  */
@@ -88,7 +95,7 @@ export class MissingRequiredClientCapabilityError extends McpError {
   /**
    * Creates the error from the wire fields.
    *
-   * @example
+   * @example Its code is -32021
    * ```ts
    * import { MissingRequiredClientCapabilityError } from "@mcp-inspect/client";
    * console.log(new MissingRequiredClientCapabilityError("Needs sampling").code); // -32021
@@ -104,16 +111,16 @@ export class MissingRequiredClientCapabilityError extends McpError {
  * The server found the HTTP headers of a request inconsistent with its body (-32020), for
  * example a `Mcp-Param-*` header for a tool whose schema changed.
  *
- * @example
+ * @example Fetching the tools again after a mismatch
  * ```ts ignore
- * if (error instanceof HeaderMismatchError) await client.listTools({ cache: "reload" });
+ * if (error instanceof HeaderMismatchError) await client.listTools({ bypassCache: true });
  * ```
  */
 export class HeaderMismatchError extends McpError {
   /**
    * Creates the error from the wire fields.
    *
-   * @example
+   * @example Its code is -32020
    * ```ts
    * import { HeaderMismatchError } from "@mcp-inspect/client";
    * console.log(new HeaderMismatchError("Mcp-Name does not match").code); // -32020
@@ -128,7 +135,7 @@ export class HeaderMismatchError extends McpError {
 /**
  * A resource does not exist: -32002 before 2026-07-28, -32602 with a `uri` in `data` since.
  *
- * @example
+ * @example Reporting the missing URI
  * ```ts ignore
  * await client.readResource("file:///nope").catch((error) => {
  *   if (error instanceof ResourceNotFoundError) console.log(error.uri);
@@ -142,7 +149,7 @@ export class ResourceNotFoundError extends McpError {
   /**
    * Creates the error from the wire fields.
    *
-   * @example
+   * @example The URI, read from the data
    * ```ts
    * import { ResourceNotFoundError } from "@mcp-inspect/client";
    * console.log(new ResourceNotFoundError(-32602, "Not found", { uri: "file:///x" }).uri);
@@ -159,7 +166,7 @@ export class ResourceNotFoundError extends McpError {
 /**
  * Builds the most specific error class for an error response.
  *
- * @example
+ * @example Picking the class for a code
  * ```ts
  * import { mcpErrorFrom } from "@mcp-inspect/client";
  * console.log(mcpErrorFrom(-32022, "Unsupported", { supported: ["2026-07-28"] }).name);

@@ -9,7 +9,7 @@
 /**
  * A transport could not be started or failed while in use.
  *
- * @example
+ * @example Telling a connection failure from a server error
  * ```ts ignore
  * try {
  *   await Client.connect(new StdioTransport({ command: "no-such-server" }));
@@ -22,7 +22,7 @@ export class TransportError extends Error {
   /**
    * Creates the error.
    *
-   * @example
+   * @example Creating one with a message
    * ```ts
    * import { TransportError } from "@mcp-inspect/client";
    * console.log(new TransportError("Cannot start server: command not found").name);
@@ -34,7 +34,16 @@ export class TransportError extends Error {
   }
 }
 
-/** What is known about how a connection ended. */
+/**
+ * What is known about how a connection ended.
+ *
+ * @example A server process killed by a signal
+ * ```ts
+ * import { ConnectionClosedError, type ConnectionClosedInfo } from "@mcp-inspect/client";
+ * const info: ConnectionClosedInfo = { signal: "SIGKILL", stderrTail: ["out of memory"] };
+ * console.log(new ConnectionClosedError("Server exited", info).signal); // "SIGKILL"
+ * ```
+ */
 export interface ConnectionClosedInfo {
   /** The server process's exit code, when it was a process and it exited. */
   exitCode?: number | undefined;
@@ -49,7 +58,7 @@ export interface ConnectionClosedInfo {
  * It carries the exit code and the last stderr lines of a server process, so a crash explains
  * itself.
  *
- * @example
+ * @example Why a server process ended
  * ```ts ignore
  * await client.callTool("crash", {}).catch((error) => {
  *   if (error instanceof ConnectionClosedError) console.error(error.exitCode, error.stderrTail);
@@ -67,7 +76,7 @@ export class ConnectionClosedError extends TransportError {
   /**
    * Creates the error.
    *
-   * @example
+   * @example The message carries the exit code and stderr
    * ```ts
    * import { ConnectionClosedError } from "@mcp-inspect/client";
    * const error = new ConnectionClosedError("Server exited", { exitCode: 3, stderrTail: ["fatal"] });
@@ -94,7 +103,7 @@ export class ConnectionClosedError extends TransportError {
  * An HTTP server answered with an error status. The message names the status, the method and the
  * URL (without its query), never a header value.
  *
- * @example
+ * @example Retrying later when the server is overloaded
  * ```ts ignore
  * await client.ping().catch((error) => {
  *   if (error instanceof HttpError && error.status === 503) console.log("retry later", error.retryAfterMs);
@@ -110,7 +119,7 @@ export class HttpError extends TransportError {
   /**
    * Creates the error.
    *
-   * @example
+   * @example Reading the status
    * ```ts
    * import { HttpError } from "@mcp-inspect/client";
    * console.log(new HttpError("Server answered HTTP 502", 502).status);
@@ -128,9 +137,14 @@ export class HttpError extends TransportError {
  * The parameters of a `WWW-Authenticate` challenge, as RFC 9110 and RFC 6750 define them. MCP
  * servers name their protected resource metadata in `resource_metadata` (RFC 9728).
  *
- * @example
- * ```ts ignore
- * const { resource_metadata, scope } = error.challenge.params;
+ * @example Reading the parameters of a challenge
+ * ```ts
+ * import type { AuthChallenge } from "@mcp-inspect/client";
+ * const challenge: AuthChallenge = {
+ *   scheme: "bearer",
+ *   params: { resource_metadata: "https://example.com/.well-known/oauth-protected-resource" },
+ * };
+ * console.log(challenge.params.resource_metadata);
  * ```
  */
 export interface AuthChallenge {
@@ -144,7 +158,7 @@ export interface AuthChallenge {
  * The server requires authorization (HTTP 401) or refused it (HTTP 403). The parsed
  * `WWW-Authenticate` challenges tell what to do next.
  *
- * @example
+ * @example Finding out how to authorize
  * ```ts ignore
  * await Client.connect(transport).catch((error) => {
  *   if (error instanceof AuthorizationError) console.log(error.resourceMetadata, error.scope);
@@ -158,7 +172,7 @@ export class AuthorizationError extends HttpError {
   /**
    * Creates the error.
    *
-   * @example
+   * @example The scope a challenge asks for
    * ```ts
    * import { AuthorizationError } from "@mcp-inspect/client";
    * const error = new AuthorizationError("Unauthorized", 401, [{ scheme: "bearer", params: { scope: "read" } }]);
@@ -171,17 +185,51 @@ export class AuthorizationError extends HttpError {
     this.challenges = challenges;
   }
 
-  /** The `resource_metadata` URL of the first challenge that has one (RFC 9728). */
+  /**
+   * The `resource_metadata` URL of the first challenge that has one (RFC 9728).
+   *
+   * @example Where the server's protected resource metadata lives
+   * ```ts
+   * import { AuthorizationError } from "@mcp-inspect/client";
+   * const metadata = "https://example.com/.well-known/oauth-protected-resource";
+   * const error = new AuthorizationError("Unauthorized", 401, [
+   *   { scheme: "bearer", params: { resource_metadata: metadata } },
+   * ]);
+   * console.log(error.resourceMetadata === metadata); // true
+   * ```
+   */
   get resourceMetadata(): string | undefined {
     return this.challenges.find((c) => c.params.resource_metadata)?.params.resource_metadata;
   }
 
-  /** The `scope` the server asks for, if any. */
+  /**
+   * The `scope` the server asks for, if any.
+   *
+   * @example A refusal that asks for more scope
+   * ```ts
+   * import { AuthorizationError } from "@mcp-inspect/client";
+   * const error = new AuthorizationError("Forbidden", 403, [
+   *   { scheme: "bearer", params: { error: "insufficient_scope", scope: "files:write" } },
+   * ]);
+   * console.log(error.scope); // "files:write"
+   * ```
+   */
   get scope(): string | undefined {
     return this.challenges.find((c) => c.params.scope)?.params.scope;
   }
 
-  /** The `error` code (`invalid_token`, `insufficient_scope`), if any. */
+  /**
+   * The `error` code (`invalid_token`, `insufficient_scope`), if any.
+   *
+   * @example Telling an expired token from a missing one
+   * ```ts
+   * import { AuthorizationError } from "@mcp-inspect/client";
+   * const error = new AuthorizationError("Unauthorized", 401, [
+   *   { scheme: "bearer", params: { error: "invalid_token" } },
+   * ]);
+   * console.log(error.error); // "invalid_token"
+   * ```
+   */
   get error(): string | undefined {
     return this.challenges.find((c) => c.params.error)?.params.error;
   }
@@ -192,7 +240,7 @@ export class AuthorizationError extends HttpError {
  * transport was told not to start a new one (`reinitializeOnExpiry: false`), or a new one expired
  * at once.
  *
- * @example
+ * @example Starting over when the session expired
  * ```ts ignore
  * await client.ping().catch((error) => {
  *   if (error instanceof SessionExpiredError) reconnect();
@@ -203,7 +251,7 @@ export class SessionExpiredError extends TransportError {
   /**
    * Creates the error.
    *
-   * @example
+   * @example Creating one with a message
    * ```ts
    * import { SessionExpiredError } from "@mcp-inspect/client";
    * console.log(new SessionExpiredError("Session expired").name);
