@@ -6,12 +6,28 @@
  * @module
  */
 
-/** What a secret is replaced with. */
+/**
+ * What a secret is replaced with.
+ *
+ * @example Checking whether a text had a secret hidden
+ * ```ts
+ * import { REDACTED, Redactor } from "@mcp-inspect/client";
+ * const text = new Redactor(["hunter22"]).redact("password=hunter22");
+ * console.log(text.includes(REDACTED)); // true
+ * ```
+ */
 export const REDACTED: string = "***";
 
 /**
  * Values shorter than this are never treated as secrets: hiding `1` or `on` everywhere would
  * mangle every line while protecting nothing.
+ *
+ * @example A value too short to be hidden
+ * ```ts
+ * import { MIN_SECRET_LENGTH, Redactor } from "@mcp-inspect/client";
+ * console.log(MIN_SECRET_LENGTH); // 4
+ * console.log(new Redactor(["on"]).redact("debug on")); // "debug on"
+ * ```
  */
 export const MIN_SECRET_LENGTH: number = 4;
 
@@ -36,7 +52,7 @@ export class Redactor {
    * Creates a redactor holding `secrets` (values shorter than {@link MIN_SECRET_LENGTH} are
    * skipped).
    *
-   * @example
+   * @example Short values are skipped
    * ```ts
    * import { Redactor } from "@mcp-inspect/client";
    * console.log(new Redactor(["abcd", "x"]).size); // 1
@@ -46,7 +62,16 @@ export class Redactor {
     for (const secret of secrets) this.add(secret);
   }
 
-  /** How many secrets are held. */
+  /**
+   * How many secrets are held.
+   *
+   * @example Counting the secrets of a server's environment
+   * ```ts
+   * import { Redactor } from "@mcp-inspect/client";
+   * const redactor = new Redactor().addServer({ env: { API_KEY: "k-12345", DEBUG: "1" } });
+   * console.log(redactor.size); // 1: DEBUG's "1" is too short to hide
+   * ```
+   */
   get size(): number {
     return this.#secrets.size;
   }
@@ -54,7 +79,7 @@ export class Redactor {
   /**
    * Adds one secret value.
    *
-   * @example
+   * @example Hiding a password
    * ```ts
    * import { Redactor } from "@mcp-inspect/client";
    * console.log(new Redactor().add("p4ssw0rd").redact("pw=p4ssw0rd")); // "pw=***"
@@ -71,7 +96,7 @@ export class Redactor {
   /**
    * Adds header values, and the credentials after a scheme (`Bearer <token>`) on their own.
    *
-   * @example
+   * @example Hiding a bearer token
    * ```ts
    * import { Redactor } from "@mcp-inspect/client";
    * const redactor = new Redactor().addHeaders({ Authorization: "Bearer abc123" });
@@ -97,7 +122,7 @@ export class Redactor {
    * parameters named like credentials (`token`, `key`, `secret`, `password`, `auth`, `sig`, …),
    * both as written and decoded. A text that is not a URL adds nothing.
    *
-   * @example
+   * @example Hiding a credential in a query
    * ```ts
    * import { Redactor } from "@mcp-inspect/client";
    * const redactor = new Redactor().addUrl("https://example.com/mcp?api_key=k3y-123&page=2");
@@ -113,7 +138,7 @@ export class Redactor {
    * Adds every secret of a server config: `env` values, `headers` values and the URL's
    * credentials.
    *
-   * @example
+   * @example Hiding the values of a server's environment
    * ```ts
    * import { Redactor } from "@mcp-inspect/client";
    * const redactor = new Redactor().addServer({ env: { TOKEN: "t0k3n-abc" } });
@@ -142,7 +167,7 @@ export class Redactor {
    * Replaces every occurrence of every secret in `text` with {@link REDACTED}, the longest
    * secrets first (so that a token inside a longer header value is not half replaced).
    *
-   * @example
+   * @example Hiding a secret in a line of text
    * ```ts
    * import { Redactor } from "@mcp-inspect/client";
    * console.log(new Redactor(["hunter2!"]).redact("password: hunter2!")); // "password: ***"
@@ -162,7 +187,7 @@ export class Redactor {
    * Redacts an error's message and stack in place, and returns it: the error keeps its class and
    * fields, and whoever else holds it sees the redacted text too.
    *
-   * @example
+   * @example Hiding a secret in an error message
    * ```ts
    * import { Redactor } from "@mcp-inspect/client";
    * const error = new Redactor(["t0k3n-xyz"]).redactError(new Error("bad token t0k3n-xyz"));
@@ -222,7 +247,7 @@ function decodeSafely(text: string): string {
  * A URL fit to be shown: user name, password and credential-like query values replaced with
  * {@link REDACTED}. A text that is not a URL is returned as it is.
  *
- * @example
+ * @example Showing a URL without its credentials
  * ```ts
  * import { redactUrl } from "@mcp-inspect/client";
  * console.log(redactUrl("https://me:pw@example.com/mcp?token=abc&x=1"));

@@ -30,7 +30,17 @@ export function installSchemaEngines(loaded: SchemaEngines): void {
   engines = loaded;
 }
 
-/** The outcome of checking a value: an empty list means valid. */
+/**
+ * The outcome of checking a value: an empty list means valid.
+ *
+ * @example Telling a valid value from an invalid one
+ * ```ts
+ * import { type SchemaIssues, SchemaValidator } from "@mcp-inspect/client";
+ * await SchemaValidator.ready();
+ * const issues: SchemaIssues = new SchemaValidator().compile({ type: "integer" })(1.5);
+ * console.log(issues.length === 0 ? "valid" : issues.join("; ")); // "(root) must be integer"
+ * ```
+ */
 export type SchemaIssues = string[];
 
 /**
@@ -58,7 +68,7 @@ export class SchemaValidator {
   /**
    * Loads the validation engine (Ajv) once per process; {@link SchemaValidator.compile} needs it.
    *
-   * @example
+   * @example Loading the engine before compiling
    * ```ts
    * import { SchemaValidator } from "@mcp-inspect/client";
    * await SchemaValidator.ready();
@@ -74,7 +84,7 @@ export class SchemaValidator {
   /**
    * Whether {@link SchemaValidator.ready} has completed, so that `compile()` works.
    *
-   * @example
+   * @example Loading the engine only when needed
    * ```ts
    * import { SchemaValidator } from "@mcp-inspect/client";
    * if (!SchemaValidator.isReady) await SchemaValidator.ready();
@@ -90,6 +100,26 @@ export class SchemaValidator {
    *
    * @throws {Error} when the schema itself is invalid, naming why, or when the engine is not
    *   loaded yet.
+   *
+   * @example Checking tool arguments against an input schema
+   * ```ts
+   * import { SchemaValidator } from "@mcp-inspect/client";
+   * await SchemaValidator.ready();
+   * const check = new SchemaValidator().compile({ type: "object", required: ["path"] });
+   * console.log(check({ path: "/tmp" })); // []
+   * console.log(check({})); // ["(root) must have required property 'path'"]
+   * ```
+   *
+   * @example A schema that is itself invalid
+   * ```ts
+   * import { SchemaValidator } from "@mcp-inspect/client";
+   * await SchemaValidator.ready();
+   * try {
+   *   new SchemaValidator().compile({ type: "no-such-type" });
+   * } catch (error) {
+   *   console.log((error as Error).message.startsWith("Invalid JSON Schema")); // true
+   * }
+   * ```
    */
   compile(schema: JsonSchema): (value: unknown) => SchemaIssues {
     const cached = this.#cache.get(schema);

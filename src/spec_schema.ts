@@ -14,7 +14,7 @@ import type { JsonObject, JsonRpcMessage } from "./jsonrpc.ts";
 /**
  * The revisions whose official schema can be loaded.
  *
- * @example
+ * @example Checking that a revision has a schema
  * ```ts
  * import { SPEC_REVISIONS } from "@mcp-inspect/client";
  * console.log(SPEC_REVISIONS.includes("2025-11-25")); // true
@@ -44,7 +44,7 @@ const BUNDLED: Record<string, () => Promise<{ default: unknown }>> = {
 /**
  * Where {@link loadSpecSchema} looks for a schema.
  *
- * @example
+ * @example Loading schemas from a folder of drafts
  * ```ts
  * import type { SpecSchemaOptions } from "@mcp-inspect/client";
  * const options: SpecSchemaOptions = { schemaDir: "../shared/spec" };
@@ -143,8 +143,9 @@ async function loadEngines(): Promise<void> {
  * issues; an empty list means the message is valid.
  *
  * @example Checking what a client sends
- * ```ts ignore
- * const validator = await SpecValidator.load("2025-11-25", { schemaDir: "../shared/spec" });
+ * ```ts
+ * import { SpecValidator } from "@mcp-inspect/client";
+ * const validator = await SpecValidator.load("2025-11-25");
  * console.log(validator.checkClientMessage({ jsonrpc: "2.0", id: 1, method: "ping" })); // []
  * ```
  */
@@ -160,9 +161,13 @@ export class SpecValidator {
    * Builds a validator from a schema document already loaded; the engine must be loaded too
    * (any `SpecValidator.load()` loads it, once per process).
    *
-   * @example
-   * ```ts ignore
-   * const validator = new SpecValidator("2025-11-25", schema);
+   * @example Building a validator from a schema loaded beforehand
+   * ```ts
+   * import { loadSpecSchema, SpecValidator } from "@mcp-inspect/client";
+   * await SpecValidator.load("2025-11-25"); // loads the engine
+   * const schema = await loadSpecSchema("2025-06-18");
+   * const validator = new SpecValidator("2025-06-18", schema);
+   * console.log(validator.revision); // "2025-06-18"
    * ```
    */
   constructor(revision: string, schema: JsonObject) {
@@ -184,9 +189,11 @@ export class SpecValidator {
   /**
    * Loads the schema of a revision (see {@link loadSpecSchema}) and builds a validator.
    *
-   * @example
-   * ```ts ignore
+   * @example Loading the validator of the oldest revision
+   * ```ts
+   * import { SpecValidator } from "@mcp-inspect/client";
    * const validator = await SpecValidator.load("2024-11-05");
+   * console.log(validator.revision); // "2024-11-05"
    * ```
    */
   static async load(revision: string, options: SpecSchemaOptions = {}): Promise<SpecValidator> {
@@ -197,12 +204,32 @@ export class SpecValidator {
   /**
    * Checks a message sent by a client. For a response, pass the method of the request it
    * answers, so its result is checked against that method's result type.
+   *
+   * @example A request and a response that break the schema
+   * ```ts
+   * import { SpecValidator } from "@mcp-inspect/client";
+   * const validator = await SpecValidator.load("2025-11-25");
+   * console.log(validator.checkClientMessage({ jsonrpc: "2.0", id: 1, method: "tools/call" }));
+   * // the issues of a tools/call without its `params`
+   * const answer = { jsonrpc: "2.0" as const, id: 7, result: { roots: "none" } };
+   * console.log(validator.checkClientMessage(answer, "roots/list").length > 0); // true
+   * ```
    */
   checkClientMessage(message: JsonRpcMessage, answers?: string): string[] {
     return this.#check("Client", message, answers);
   }
 
-  /** Checks a message sent by a server, like {@link checkClientMessage}. */
+  /**
+   * Checks a message sent by a server, like {@link checkClientMessage}.
+   *
+   * @example A tools/list result whose tool lacks its input schema
+   * ```ts
+   * import { SpecValidator } from "@mcp-inspect/client";
+   * const validator = await SpecValidator.load("2025-11-25");
+   * const answer = { jsonrpc: "2.0" as const, id: 1, result: { tools: [{ name: "echo" }] } };
+   * console.log(validator.checkServerMessage(answer, "tools/list"));
+   * ```
+   */
   checkServerMessage(message: JsonRpcMessage, answers?: string): string[] {
     return this.#check("Server", message, answers);
   }
