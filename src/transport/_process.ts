@@ -7,6 +7,13 @@ const IS_WINDOWS = Deno.build.os === "windows";
  * Variables passed to a server by default. Like the official SDK, we pass only what a process
  * needs to find binaries and a home directory, so API keys in the parent's environment do not
  * leak into every server.
+ *
+ * @example Checking that a variable reaches the server
+ * ```ts
+ * import { DEFAULT_INHERITED_ENV_VARS } from "@mcp-inspect/client";
+ * console.log(DEFAULT_INHERITED_ENV_VARS.includes("PATH")); // true
+ * console.log(DEFAULT_INHERITED_ENV_VARS.includes("OPENAI_API_KEY")); // false: pass it in `env`
+ * ```
  */
 export const DEFAULT_INHERITED_ENV_VARS: readonly string[] = IS_WINDOWS
   ? [

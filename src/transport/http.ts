@@ -37,7 +37,7 @@ const LEGACY_STATUSES = new Set([400, 404, 405]);
 /**
  * Connects to an MCP server over HTTP, whichever HTTP transport it speaks.
  *
- * @example
+ * @example Connecting without knowing the server's transport
  * ```ts ignore
  * import { Client, HttpTransport } from "@mcp-inspect/client";
  * const transport = new HttpTransport({ url: "https://example.com/mcp" });
@@ -69,7 +69,7 @@ export class HttpTransport implements Transport {
   /**
    * Checks the options; nothing is sent until the client starts the transport.
    *
-   * @example
+   * @example Constructing sends nothing
    * ```ts
    * import { HttpTransport } from "@mcp-inspect/client";
    * const transport = new HttpTransport({ url: "http://127.0.0.1:3000/mcp" });
@@ -87,20 +87,68 @@ export class HttpTransport implements Transport {
     this.writable = new WritableStream({ write: (message) => this.#write(message) });
   }
 
-  /** Which transport is in use: known after `start()` (`"sse"`) or the first POST. */
+  /**
+   * Which transport is in use: known after `start()` (`"sse"`) or the first POST.
+   *
+   * @example Streamable HTTP until the server turns the first POST away
+   * ```ts
+   * import { HttpTransport } from "@mcp-inspect/client";
+   * await using transport = new HttpTransport({ url: "http://127.0.0.1:3000/mcp" });
+   * console.log(transport.kind); // undefined
+   * await transport.start(); // sends nothing yet
+   * console.log(transport.kind); // "streamable-http": it becomes "sse" on a 400, 404 or 405
+   * ```
+   */
   get kind(): "streamable-http" | "sse" | undefined {
     if (this.#delegate instanceof SseTransport) return "sse";
     return this.#delegate ? "streamable-http" : undefined;
   }
 
-  /** Starts the forced transport, or prepares Streamable HTTP in auto mode. */
+  /**
+   * Starts the forced transport, or prepares Streamable HTTP in auto mode.
+   *
+   * @example Starting the legacy transport opens its SSE stream
+   * ```ts
+   * import { HttpTransport } from "@mcp-inspect/client";
+   * await using transport = new HttpTransport({
+   *   url: "http://localhost/sse",
+   *   transport: "sse",
+   *   fetch: () => // a fake legacy server: its SSE stream names the POST endpoint
+   *     Promise.resolve(new Response("event: endpoint\ndata: /messages\n\n", {
+   *       headers: { "content-type": "text/event-stream" },
+   *     })),
+   * });
+   * await transport.start();
+   * console.log(transport.kind); // "sse"
+   * ```
+   */
   async start(): Promise<void> {
     if (this.#closing) throw new TransportError("Transport is closed");
     if (this.#delegate) return;
     await this.#use(this.#options.transport === "sse" ? this.#sse() : this.#streamable());
   }
 
-  /** Tells the transport in use which revision was negotiated. */
+  /**
+   * Tells the transport in use which revision was negotiated.
+   *
+   * @example The header on the next POST
+   * ```ts
+   * import { HttpTransport } from "@mcp-inspect/client";
+   * const versions: (string | null)[] = [];
+   * await using transport = new HttpTransport({
+   *   url: "http://localhost/mcp",
+   *   fetch: (_url, init) => { // a fake server that answers every POST
+   *     versions.push(new Headers(init?.headers).get("mcp-protocol-version"));
+   *     return Promise.resolve(Response.json({ jsonrpc: "2.0", id: 1, result: {} }));
+   *   },
+   * });
+   * await transport.start();
+   * transport.setProtocolVersion("2025-11-25");
+   * await transport.send({ jsonrpc: "2.0", id: 1, method: "ping" });
+   * await transport.readable.getReader().read(); // the answer
+   * console.log(versions); // ["2025-11-25"]
+   * ```
+   */
   setProtocolVersion(version: string): void {
     this.#protocolVersion = version;
     this.#delegate?.setProtocolVersion?.(version);
@@ -152,7 +200,7 @@ export class HttpTransport implements Transport {
    * Sends one message through the transport in use, by its own `send` when it has one (see
    * {@link Transport.send}).
    *
-   * @example
+   * @example Sending before the transport is started fails
    * ```ts
    * import { HttpTransport } from "@mcp-inspect/client";
    * const transport = new HttpTransport({ url: "http://127.0.0.1:1/mcp" });
@@ -205,7 +253,18 @@ export class HttpTransport implements Transport {
     await this.#pass(message);
   }
 
-  /** Closes whichever transport is in use. Idempotent. */
+  /**
+   * Closes whichever transport is in use. Idempotent.
+   *
+   * @example Closing twice
+   * ```ts
+   * import { HttpTransport } from "@mcp-inspect/client";
+   * const transport = new HttpTransport({ url: "http://127.0.0.1:3000/mcp" });
+   * await transport.start();
+   * await transport.close();
+   * await transport.close(); // resolves again, doing nothing
+   * ```
+   */
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.#writer?.releaseLock();
@@ -220,7 +279,18 @@ export class HttpTransport implements Transport {
     return this.#closing;
   }
 
-  /** Same as {@link close}. */
+  /**
+   * Same as {@link close}.
+   *
+   * @example Closing the transport at the end of a scope
+   * ```ts
+   * import { HttpTransport } from "@mcp-inspect/client";
+   * {
+   *   await using transport = new HttpTransport({ url: "http://127.0.0.1:3000/mcp" });
+   *   await transport.start();
+   * } // closed here
+   * ```
+   */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }

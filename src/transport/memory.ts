@@ -12,7 +12,7 @@ import type { Transport } from "./transport.ts";
  * One end of an in-memory connection. Messages are copied through JSON on the way, exactly as
  * they would be on a wire, so neither side can observe the other's objects.
  *
- * @example
+ * @example Passing a message from one end to the other
  * ```ts
  * import { MemoryTransport } from "@mcp-inspect/client";
  * const [client, server] = MemoryTransport.pair();
@@ -59,7 +59,7 @@ export class MemoryTransport implements Transport {
   /**
    * Creates two connected ends.
    *
-   * @example
+   * @example Making and closing a pair
    * ```ts
    * import { MemoryTransport } from "@mcp-inspect/client";
    * const [clientEnd, serverEnd] = MemoryTransport.pair();
@@ -128,7 +128,17 @@ export class MemoryTransport implements Transport {
     }
   }
 
-  /** Nothing to open: both ends are connected from the start. */
+  /**
+   * Nothing to open: both ends are connected from the start.
+   *
+   * @example Starting an end, as a client does
+   * ```ts
+   * import { MemoryTransport } from "@mcp-inspect/client";
+   * const [clientEnd, serverEnd] = MemoryTransport.pair();
+   * await clientEnd.start(); // resolves at once
+   * await Promise.all([clientEnd.close(), serverEnd.close()]);
+   * ```
+   */
   start(): Promise<void> {
     return Promise.resolve();
   }
@@ -136,6 +146,16 @@ export class MemoryTransport implements Transport {
   /**
    * Closes both directions; the other end's readable ends. An end made by
    * {@link MemoryTransport.serving} resolves once its server has returned.
+   *
+   * @example The other end sees the connection end
+   * ```ts
+   * import { MemoryTransport } from "@mcp-inspect/client";
+   * const [clientEnd, serverEnd] = MemoryTransport.pair();
+   * await clientEnd.close();
+   * const reader = serverEnd.readable.getReader();
+   * console.log((await reader.read()).done); // true
+   * reader.releaseLock();
+   * ```
    */
   close(): Promise<void> {
     this.#end();
@@ -144,7 +164,20 @@ export class MemoryTransport implements Transport {
     return this.#served ?? Promise.resolve();
   }
 
-  /** Same as {@link close}. */
+  /**
+   * Same as {@link close}.
+   *
+   * @example Closing an end at the end of a scope
+   * ```ts
+   * import { MemoryTransport } from "@mcp-inspect/client";
+   * const [clientEnd, serverEnd] = MemoryTransport.pair();
+   * {
+   *   await using transport = clientEnd;
+   *   await transport.start();
+   * } // both ends are closed here
+   * console.log((await serverEnd.readable.getReader().read()).done); // true
+   * ```
+   */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }

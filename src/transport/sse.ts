@@ -36,7 +36,7 @@ import { deliver } from "./_deliver.ts";
 /**
  * Options of {@link SseTransport}.
  *
- * @example
+ * @example Waiting at most 5 s for the endpoint
  * ```ts
  * import type { SseTransportOptions } from "@mcp-inspect/client";
  * const options: SseTransportOptions = { url: "http://127.0.0.1:3001/sse", endpointTimeoutMs: 5_000 };
@@ -70,7 +70,7 @@ export interface SseTransportOptions {
  * the server names must be on the same origin as the SSE URL, or `start()` fails: a server must
  * not be able to send our messages (and headers) elsewhere.
  *
- * @example
+ * @example Connecting to a legacy server
  * ```ts ignore
  * import { Client, SseTransport } from "@mcp-inspect/client";
  * await using client = await Client.connect(new SseTransport({ url: "http://127.0.0.1:3001/sse" }));
@@ -104,7 +104,7 @@ export class SseTransport implements Transport {
   /**
    * Checks the URL and headers; the stream opens in {@link start}.
    *
-   * @example
+   * @example Constructing opens nothing
    * ```ts
    * import { SseTransport } from "@mcp-inspect/client";
    * const transport = new SseTransport({ url: "http://127.0.0.1:3001/sse" });
@@ -126,12 +126,40 @@ export class SseTransport implements Transport {
     this.writable = new WritableStream({ write: (message) => this.#write(message) });
   }
 
-  /** Where messages are posted, once the server has said. */
+  /**
+   * Where messages are posted, once the server has said.
+   *
+   * @example The endpoint a server announces
+   * ```ts
+   * import { SseTransport } from "@mcp-inspect/client";
+   * const fakeServer = () => // its SSE stream names the POST endpoint
+   *   Promise.resolve(new Response("event: endpoint\ndata: /messages?session=1\n\n", {
+   *     headers: { "content-type": "text/event-stream" },
+   *   }));
+   * await using transport = new SseTransport({ url: "http://localhost/sse", fetch: fakeServer });
+   * await transport.start();
+   * console.log(transport.endpoint?.href); // "http://localhost/messages?session=1"
+   * ```
+   */
   get endpoint(): URL | undefined {
     return this.#endpoint;
   }
 
-  /** Opens the SSE stream and waits for the `endpoint` event. */
+  /**
+   * Opens the SSE stream and waits for the `endpoint` event.
+   *
+   * @example A server that never names its endpoint
+   * ```ts
+   * import { SseTransport } from "@mcp-inspect/client";
+   * await using transport = new SseTransport({
+   *   url: "http://localhost/sse",
+   *   fetch: () => // a fake server whose stream ends at once, naming no endpoint
+   *     Promise.resolve(new Response("", { headers: { "content-type": "text/event-stream" } })),
+   * });
+   * await transport.start().catch((error) => console.log(error.message));
+   * // "Server closed the SSE stream"
+   * ```
+   */
   start(): Promise<void> {
     if (this.#closing) return Promise.reject(new TransportError("Transport is closed"));
     this.#starting ??= this.#open();
@@ -326,7 +354,22 @@ export class SseTransport implements Transport {
     }
   }
 
-  /** Closes the stream and stops every request. Idempotent. */
+  /**
+   * Closes the stream and stops every request. Idempotent.
+   *
+   * @example Closing twice
+   * ```ts
+   * import { SseTransport } from "@mcp-inspect/client";
+   * const fakeServer = () => // its SSE stream names the POST endpoint
+   *   Promise.resolve(new Response("event: endpoint\ndata: /messages?session=1\n\n", {
+   *     headers: { "content-type": "text/event-stream" },
+   *   }));
+   * const transport = new SseTransport({ url: "http://localhost/sse", fetch: fakeServer });
+   * await transport.start();
+   * await transport.close();
+   * await transport.close(); // resolves again, doing nothing
+   * ```
+   */
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.#abort.abort(new ConnectionClosedError("Transport closed"));
@@ -341,7 +384,18 @@ export class SseTransport implements Transport {
     return this.#closing;
   }
 
-  /** Same as {@link close}. */
+  /**
+   * Same as {@link close}.
+   *
+   * @example Closing the transport at the end of a scope
+   * ```ts
+   * import { SseTransport } from "@mcp-inspect/client";
+   * {
+   *   await using transport = new SseTransport({ url: "http://127.0.0.1:3001/sse" });
+   *   console.log(transport.endpoint); // undefined: not started
+   * } // closed here
+   * ```
+   */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }

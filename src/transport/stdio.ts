@@ -24,16 +24,40 @@ export { DEFAULT_INHERITED_ENV_VARS } from "./_process.ts";
 
 const encoder = new TextEncoder();
 
-/** The default largest message accepted from a server: 10 MiB. */
+/**
+ * The default largest message accepted from a server: 10 MiB.
+ *
+ * @example Accepting larger results than the default
+ * ```ts
+ * import { DEFAULT_MAX_MESSAGE_BYTES, StdioTransport } from "@mcp-inspect/client";
+ * const transport = new StdioTransport({
+ *   command: "server",
+ *   maxMessageBytes: 4 * DEFAULT_MAX_MESSAGE_BYTES, // 40 MiB
+ * });
+ * await transport.close();
+ * ```
+ */
 export const DEFAULT_MAX_MESSAGE_BYTES: number = 10 * 1024 * 1024;
 
-/** How long each step of the shutdown ladder waits, by default. */
+/**
+ * How long each step of the shutdown ladder waits, by default.
+ *
+ * @example Giving a slow server more time to exit
+ * ```ts
+ * import { DEFAULT_CLOSE_STEP_MS, StdioTransport } from "@mcp-inspect/client";
+ * const transport = new StdioTransport({
+ *   command: "server",
+ *   closeStepMs: 3 * DEFAULT_CLOSE_STEP_MS, // 6 s before SIGTERM, 6 s more before SIGKILL
+ * });
+ * await transport.close();
+ * ```
+ */
 export const DEFAULT_CLOSE_STEP_MS: number = 2_000;
 
 /**
  * Options of {@link StdioTransport}.
  *
- * @example
+ * @example Running the memory server through npx
  * ```ts
  * import type { StdioTransportOptions } from "@mcp-inspect/client";
  * const options: StdioTransportOptions = {
@@ -119,7 +143,7 @@ export class StdioTransport implements Transport {
   /**
    * Prepares the transport; the process starts when a client calls {@link start}.
    *
-   * @example
+   * @example Constructing starts nothing
    * ```ts
    * import { StdioTransport } from "@mcp-inspect/client";
    * const transport = new StdioTransport({ command: "deno", args: ["run", "server.ts"] });
@@ -139,29 +163,94 @@ export class StdioTransport implements Transport {
     );
   }
 
-  /** The process id of the server, once started. */
+  /**
+   * The process id of the server, once started.
+   *
+   * @example The pid of a running process
+   * ```ts
+   * import { StdioTransport } from "@mcp-inspect/client";
+   * // A stand-in for a server: a Deno process that writes back each line it reads
+   * const echo = ["eval", "await Deno.stdin.readable.pipeTo(Deno.stdout.writable)"];
+   * await using transport = new StdioTransport({ command: Deno.execPath(), args: echo });
+   * console.log(transport.pid); // undefined
+   * await transport.start();
+   * console.log(typeof transport.pid); // "number"
+   * ```
+   */
   get pid(): number | undefined {
     return this.#child?.pid;
   }
 
-  /** The last lines the server wrote to stderr. */
+  /**
+   * The last lines the server wrote to stderr.
+   *
+   * @example What a server said before it stopped
+   * ```ts
+   * import { StdioTransport } from "@mcp-inspect/client";
+   * const script = "console.error('ready'); await Deno.stdin.readable.cancel()";
+   * const transport = new StdioTransport({ command: Deno.execPath(), args: ["eval", script] });
+   * await transport.start();
+   * await transport.close();
+   * console.log(transport.stderrTail); // ["ready"]
+   * ```
+   */
   get stderrTail(): readonly string[] {
     return this.#stderr.tail;
   }
 
-  /** Messages from the server. Available once {@link start} has resolved. */
+  /**
+   * Messages from the server. Available once {@link start} has resolved.
+   *
+   * @example Reading what a process writes back
+   * ```ts
+   * import { StdioTransport } from "@mcp-inspect/client";
+   * // A stand-in for a server: a Deno process that writes back each line it reads
+   * const echo = ["eval", "await Deno.stdin.readable.pipeTo(Deno.stdout.writable)"];
+   * await using transport = new StdioTransport({ command: Deno.execPath(), args: echo });
+   * await transport.start();
+   * await transport.send({ jsonrpc: "2.0", id: 1, method: "ping" });
+   * const reader = transport.readable.getReader();
+   * console.log((await reader.read()).value); // { jsonrpc: "2.0", id: 1, method: "ping" }
+   * reader.releaseLock();
+   * ```
+   */
   get readable(): ReadableStream<JsonRpcMessage> {
     if (!this.#readable) throw new TransportError(`Transport for "${this.#name}" is not started`);
     return this.#readable;
   }
 
-  /** Messages to the server. Available once {@link start} has resolved. */
+  /**
+   * Messages to the server. Available once {@link start} has resolved.
+   *
+   * @example Writing a message through the stream
+   * ```ts
+   * import { StdioTransport } from "@mcp-inspect/client";
+   * // A stand-in for a server: a Deno process that writes back each line it reads
+   * const echo = ["eval", "await Deno.stdin.readable.pipeTo(Deno.stdout.writable)"];
+   * await using transport = new StdioTransport({ command: Deno.execPath(), args: echo });
+   * await transport.start();
+   * const writer = transport.writable.getWriter();
+   * await writer.write({ jsonrpc: "2.0", method: "notifications/initialized" });
+   * writer.releaseLock();
+   * ```
+   */
   get writable(): WritableStream<JsonRpcMessage> {
     if (!this.#writable) throw new TransportError(`Transport for "${this.#name}" is not started`);
     return this.#writable;
   }
 
-  /** Spawns the server process. */
+  /**
+   * Spawns the server process.
+   *
+   * @example A command that is not installed
+   * ```ts
+   * import { StdioTransport, TransportError } from "@mcp-inspect/client";
+   * await using transport = new StdioTransport({ command: "no-such-server" });
+   * const error = await transport.start().catch((e) => e);
+   * console.log(error instanceof TransportError, error.message);
+   * // true Cannot start server "no-such-server": command "no-such-server" not found on PATH
+   * ```
+   */
   start(): Promise<void> {
     if (this.#closing) {
       return Promise.reject(new TransportError(`Transport for "${this.#name}" is closed`));
@@ -207,6 +296,19 @@ export class StdioTransport implements Transport {
    * Sends one message. Messages sent while a write is in flight go out together in the next
    * write: one syscall (and one wake-up of the server) for a burst of calls instead of one each.
    * Resolves when the write carrying the message completes.
+   *
+   * @example Sending a burst of notifications
+   * ```ts
+   * import { StdioTransport } from "@mcp-inspect/client";
+   * // A stand-in for a server: a Deno process that writes back each line it reads
+   * const echo = ["eval", "await Deno.stdin.readable.pipeTo(Deno.stdout.writable)"];
+   * await using transport = new StdioTransport({ command: Deno.execPath(), args: echo });
+   * await transport.start();
+   * const progress = [1, 2, 3].map((n) => ({ progressToken: "t", progress: n }));
+   * await Promise.all(progress.map((params) =>
+   *   transport.send({ jsonrpc: "2.0", method: "notifications/progress", params })
+   * ));
+   * ```
    */
   send(message: JsonRpcMessage): Promise<void> {
     if (!this.#stdin) {
@@ -280,13 +382,41 @@ export class StdioTransport implements Transport {
     );
   }
 
-  /** Stops the server: stdin closed, then SIGTERM, then SIGKILL, to the whole process group. */
+  /**
+   * Stops the server: stdin closed, then SIGTERM, then SIGKILL, to the whole process group.
+   *
+   * @example A process that ignores the end of its stdin gets SIGTERM
+   * ```ts
+   * import { StdioTransport } from "@mcp-inspect/client";
+   * const stubborn = ["eval", "setInterval(() => {}, 1_000)"];
+   * const transport = new StdioTransport({
+   *   command: Deno.execPath(),
+   *   args: stubborn,
+   *   closeStepMs: 100,
+   * });
+   * await transport.start();
+   * await transport.close(); // stdin closed, 100 ms, then SIGTERM
+   * ```
+   */
   close(): Promise<void> {
     this.#closing ??= this.#shutdown();
     return this.#closing;
   }
 
-  /** Same as {@link close}. */
+  /**
+   * Same as {@link close}.
+   *
+   * @example Stopping the server at the end of a scope
+   * ```ts
+   * import { StdioTransport } from "@mcp-inspect/client";
+   * // A stand-in for a server: a Deno process that writes back each line it reads
+   * const echo = ["eval", "await Deno.stdin.readable.pipeTo(Deno.stdout.writable)"];
+   * {
+   *   await using transport = new StdioTransport({ command: Deno.execPath(), args: echo });
+   *   await transport.start();
+   * } // the process is stopped here
+   * ```
+   */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }

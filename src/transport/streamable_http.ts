@@ -34,7 +34,7 @@ const SENT: Promise<void> = Promise.resolve();
 /**
  * Options of {@link StreamableHttpTransport}.
  *
- * @example
+ * @example A fixed header and a token read for each request
  * ```ts
  * import type { StreamableHttpTransportOptions } from "@mcp-inspect/client";
  * const options: StreamableHttpTransportOptions = {
@@ -93,7 +93,7 @@ export interface StreamableHttpTransportOptions {
  * never show the session id, credential headers or the URL's query, even when a server echoes
  * them back.
  *
- * @example
+ * @example Listing the tools of a local server
  * ```ts ignore
  * import { Client, StreamableHttpTransport } from "@mcp-inspect/client";
  * await using client = await Client.connect(
@@ -142,7 +142,7 @@ export class StreamableHttpTransport implements Transport {
   /**
    * Checks the URL and headers; nothing is sent until the client writes.
    *
-   * @example
+   * @example Constructing sends nothing
    * ```ts
    * import { StreamableHttpTransport } from "@mcp-inspect/client";
    * const transport = new StreamableHttpTransport({ url: "http://127.0.0.1:3000/mcp" });
@@ -169,18 +169,63 @@ export class StreamableHttpTransport implements Transport {
     this.writable = new WritableStream({ write: (message) => this.#write(message) });
   }
 
-  /** The session id the server assigned, if any. Treat it as a secret. */
+  /**
+   * The session id the server assigned, if any. Treat it as a secret.
+   *
+   * @example The id a server assigns in its answer to initialize
+   * ```ts
+   * import { StreamableHttpTransport } from "@mcp-inspect/client";
+   * await using transport = new StreamableHttpTransport({
+   *   url: "http://localhost/mcp",
+   *   fetch: () => // a fake server: every answer assigns session "s-1"
+   *     Promise.resolve(Response.json({ jsonrpc: "2.0", id: 1, result: {} }, {
+   *       headers: { "mcp-session-id": "s-1" },
+   *     })),
+   * });
+   * console.log(transport.sessionId); // undefined
+   * await transport.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
+   * console.log(transport.sessionId); // "s-1"
+   * ```
+   */
   get sessionId(): string | undefined {
     return this.#channel.sessionId;
   }
 
-  /** Nothing to open: the first POST starts the conversation. */
+  /**
+   * Nothing to open: the first POST starts the conversation.
+   *
+   * @example Starting sends nothing
+   * ```ts
+   * import { StreamableHttpTransport } from "@mcp-inspect/client";
+   * await using transport = new StreamableHttpTransport({ url: "http://127.0.0.1:3000/mcp" });
+   * await transport.start(); // resolves at once, whether a server listens or not
+   * ```
+   */
   start(): Promise<void> {
     if (this.#closing) return Promise.reject(new TransportError("Transport is closed"));
     return Promise.resolve();
   }
 
-  /** Sends `MCP-Protocol-Version` with every later request. */
+  /**
+   * Sends `MCP-Protocol-Version` with every later request.
+   *
+   * @example The header on the next POST
+   * ```ts
+   * import { StreamableHttpTransport } from "@mcp-inspect/client";
+   * const versions: (string | null)[] = [];
+   * await using transport = new StreamableHttpTransport({
+   *   url: "http://localhost/mcp",
+   *   fetch: (_url, init) => { // a fake server that answers every POST
+   *     versions.push(new Headers(init?.headers).get("mcp-protocol-version"));
+   *     return Promise.resolve(Response.json({ jsonrpc: "2.0", id: 1, result: {} }));
+   *   },
+   * });
+   * transport.setProtocolVersion("2025-11-25");
+   * await transport.send({ jsonrpc: "2.0", id: 1, method: "ping" });
+   * await transport.readable.getReader().read(); // the answer
+   * console.log(versions); // ["2025-11-25"]
+   * ```
+   */
   setProtocolVersion(version: string): void {
     this.#channel.protocolVersion = version;
   }
@@ -190,7 +235,7 @@ export class StreamableHttpTransport implements Transport {
    * goes out in order (what is sent while it is in flight waits for it); after it, requests
    * overlap.
    *
-   * @example
+   * @example Sending to a server that is not listening
    * ```ts
    * import { StreamableHttpTransport } from "@mcp-inspect/client";
    * const transport = new StreamableHttpTransport({ url: "http://127.0.0.1:1/mcp" });
@@ -405,7 +450,26 @@ export class StreamableHttpTransport implements Transport {
     }
   }
 
-  /** Stops every stream and request, ends the session with DELETE (405 is fine), and closes. */
+  /**
+   * Stops every stream and request, ends the session with DELETE (405 is fine), and closes.
+   *
+   * @example Ending the session the server assigned
+   * ```ts
+   * import { StreamableHttpTransport } from "@mcp-inspect/client";
+   * const methods: string[] = [];
+   * const transport = new StreamableHttpTransport({
+   *   url: "http://localhost/mcp",
+   *   fetch: (_url, init) => { // a fake server that assigns a session
+   *     methods.push(init?.method ?? "GET");
+   *     const headers = { "mcp-session-id": "s-1" };
+   *     return Promise.resolve(Response.json({ jsonrpc: "2.0", id: 1, result: {} }, { headers }));
+   *   },
+   * });
+   * await transport.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
+   * await transport.close();
+   * console.log(methods); // ["POST", "DELETE"]
+   * ```
+   */
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.#abort.abort(new ConnectionClosedError("Transport closed"));
@@ -420,7 +484,18 @@ export class StreamableHttpTransport implements Transport {
     return this.#closing;
   }
 
-  /** Same as {@link close}. */
+  /**
+   * Same as {@link close}.
+   *
+   * @example Closing the transport at the end of a scope
+   * ```ts
+   * import { StreamableHttpTransport } from "@mcp-inspect/client";
+   * {
+   *   await using transport = new StreamableHttpTransport({ url: "http://127.0.0.1:3000/mcp" });
+   *   await transport.start();
+   * } // closed here: no session was opened, so nothing is sent
+   * ```
+   */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
