@@ -282,8 +282,9 @@ export class SpecValidator {
       this.#compiled.set(def, validate);
     }
     if (validate(value)) return [];
-    return (validate.errors ?? []).map((error) =>
-      `${def}: ${prefix}${error.instancePath || ""} ${error.message ?? "is invalid"}`.trim()
-    );
+    return (validate.errors ?? []).map((error) => {
+      const where = `${prefix}${error.instancePath ?? ""}`;
+      return `${def}: ${where ? `${where} ` : ""}${error.message ?? "is invalid"}`;
+    });
   }
 }

@@ -50,3 +50,19 @@ Deno.test("an unknown revision is refused by name", async () => {
     /No official schema is known for protocol revision "1999-01-01"/,
   );
 });
+
+Deno.test("an issue at the message's root reads with one space, and a nested one names its path", async () => {
+  const validator = await SpecValidator.load("2025-11-25");
+  const root = validator.checkClientMessage({ jsonrpc: "2.0", id: 1, method: "tools/call" });
+  assert.ok(
+    root.includes("CallToolRequest: must have required property 'params'"),
+    root.join("\n"),
+  );
+  const nested = validator.checkClientMessage({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: 5 },
+  });
+  assert.ok(nested.includes("CallToolRequest: /params/name must be string"), nested.join("\n"));
+});
