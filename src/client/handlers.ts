@@ -11,7 +11,7 @@ import type { Content, JsonSchema } from "../types.ts";
 /**
  * What a handler knows about the server's request.
  *
- * @example
+ * @example Passing the cancellation signal on to the model call
  * ```ts ignore
  * const onSampling: SamplingHandler = async (params, { signal }) => callModel(params, signal);
  * ```
@@ -24,9 +24,13 @@ export interface HandlerContext {
 /**
  * The parameters of `sampling/createMessage`.
  *
- * @example
+ * @example A sampling handler that reads the request
  * ```ts ignore
- * const onSampling = (params: SamplingRequest) => ({ role: "assistant", content: { type: "text", text: "hi" }, model: "m" });
+ * const onSampling = (params: SamplingRequest) => ({
+ *   role: "assistant",
+ *   content: { type: "text", text: `Read ${params.messages.length} messages` },
+ *   model: "m",
+ * });
  * ```
  */
 export interface SamplingRequest {
@@ -45,10 +49,14 @@ export interface SamplingRequest {
 /**
  * The answer to `sampling/createMessage`.
  *
- * @example
+ * @example A text answer from a model
  * ```ts
  * import type { SamplingResult } from "@mcp-inspect/client";
- * const result: SamplingResult = { role: "assistant", content: { type: "text", text: "Hi" }, model: "test" };
+ * const result: SamplingResult = {
+ *   role: "assistant",
+ *   content: { type: "text", text: "Hi" },
+ *   model: "test",
+ * };
  * ```
  */
 export interface SamplingResult {
@@ -68,7 +76,7 @@ export interface SamplingResult {
  * The parameters of `elicitation/create`: a form (`requestedSchema`) or, since 2025-11-25, a URL
  * the user should open.
  *
- * @example
+ * @example Declining URLs, accepting forms with their defaults
  * ```ts ignore
  * const onElicitation = (request: ElicitationRequest) =>
  *   request.mode === "url" ? { action: "decline" } : { action: "accept", content: {} };
@@ -92,7 +100,7 @@ export interface ElicitationRequest {
 /**
  * The user's answer to an elicitation.
  *
- * @example
+ * @example Accepting a form with one field
  * ```ts
  * import type { ElicitationResult } from "@mcp-inspect/client";
  * const answer: ElicitationResult = { action: "accept", content: { name: "Ada" } };
@@ -110,10 +118,14 @@ export interface ElicitationResult {
 /**
  * Answers `sampling/createMessage`.
  *
- * @example
+ * @example A handler with a fixed answer
  * ```ts
  * import type { SamplingHandler } from "@mcp-inspect/client";
- * const onSampling: SamplingHandler = () => ({ role: "assistant", content: { type: "text", text: "4" }, model: "calc" });
+ * const onSampling: SamplingHandler = () => ({
+ *   role: "assistant",
+ *   content: { type: "text", text: "4" },
+ *   model: "calc",
+ * });
  * ```
  */
 export type SamplingHandler = (
@@ -125,7 +137,7 @@ export type SamplingHandler = (
  * Answers `elicitation/create`. Defaults from the form's schema fill the fields an accepting
  * answer leaves out.
  *
- * @example
+ * @example A handler that accepts every form with its defaults
  * ```ts
  * import type { ElicitationHandler } from "@mcp-inspect/client";
  * const onElicitation: ElicitationHandler = () => ({ action: "accept", content: {} });

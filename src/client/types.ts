@@ -92,7 +92,7 @@ export interface ClientOptions {
 /**
  * Options of {@link Client.waitForTask}.
  *
- * @example
+ * @example Logging each state of a task while waiting
  * ```ts ignore
  * await client.waitForTask(taskId, { onTaskStatus: (task) => console.error(task.status) });
  * ```
@@ -127,7 +127,7 @@ export interface CallToolOptions extends RequestOptions {
 /**
  * The events a {@link Client} emits.
  *
- * @example
+ * @example Refreshing on list changes and printing log messages
  * ```ts ignore
  * client.on("toolsListChanged", () => refresh());
  * client.on("log", (message) => console.error(`[${message.level}]`, message.data));
@@ -151,7 +151,7 @@ export interface ClientEvents {
 /**
  * Options of requests whose results may be cached (lists and `readResource`).
  *
- * @example
+ * @example Asking past a fresh cached list
  * ```ts ignore
  * const fresh = await client.listTools({ bypassCache: true });
  * ```
@@ -161,13 +161,45 @@ export interface CacheOptions extends RequestOptions {
   bypassCache?: boolean;
 }
 
-/** Options of list calls that walk every page. */
+/**
+ * Options of list calls that walk every page.
+ *
+ * @example Walking at most eight pages, past the cache
+ * ```ts
+ * import { Client, type ListOptions } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer({ prompts: [{ name: "greet", text: "Hello" }] });
+ * await using client = await Client.connect(fake.transport());
+ * const options: ListOptions = { maxPages: 8, bypassCache: true, timeoutMs: 5_000 };
+ * console.log((await client.listPrompts(options)).map((p) => p.name)); // ["greet"]
+ * ```
+ */
 export interface ListOptions extends CacheOptions {
   /** Most pages to walk (the client's `maxPages`, default 64). */
   maxPages?: number;
 }
 
-/** Options of list calls that fetch exactly one page. */
+/**
+ * Options of list calls that fetch exactly one page.
+ *
+ * @example Fetching the pages one by one
+ * ```ts
+ * import { Client, type PageOptions, type Tool } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+ * await using client = await Client.connect(fake.transport());
+ * const tools: Tool[] = [];
+ * const options: PageOptions = { cursor: undefined };
+ * do {
+ *   const page = await client.listTools(options);
+ *   tools.push(...page.items);
+ *   options.cursor = page.nextCursor;
+ * } while (options.cursor !== undefined);
+ * console.log(tools.map((t) => t.name)); // ["echo"]
+ * ```
+ */
 export interface PageOptions extends CacheOptions {
   /** The cursor of the page; `undefined` for the first page. */
   cursor: string | undefined;
@@ -176,7 +208,7 @@ export interface PageOptions extends CacheOptions {
 /**
  * One raw page of a list result.
  *
- * @example
+ * @example Reading the first page of tools
  * ```ts ignore
  * const page: ListPage<Tool> = await client.listTools({ cursor: undefined });
  * console.log(page.items.length, page.nextCursor);
