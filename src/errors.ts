@@ -122,7 +122,8 @@ export class ProtocolError extends Error {
 }
 
 /**
- * The server did not advertise the capability a method needs; no request was sent.
+ * The server did not advertise the capability a method needs, or this client did not declare the
+ * one a notification of its own stands for (`setRoots()` without `roots`); nothing was sent.
  *
  * @example Telling which capability was missing
  * ```ts ignore
@@ -136,6 +137,8 @@ export class CapabilityError extends Error {
   readonly method: string;
   /** The missing capability, as a dotted path such as `resources.subscribe`. */
   readonly capability: string;
+  /** Whose capability is missing: the server's, or this client's own. */
+  readonly side: "server" | "client";
 
   /**
    * Creates the error.
@@ -144,17 +147,28 @@ export class CapabilityError extends Error {
    * ```ts
    * import { CapabilityError } from "@mcp-inspect/client";
    * console.log(new CapabilityError("prompts/list", "prompts", "memory").message);
+   * // Cannot call prompts/list: server "memory" does not advertise the "prompts" capability
+   * const own = new CapabilityError("notifications/roots/list_changed", "roots", undefined, "client");
+   * console.log(own.side, own.message); // "client", "Cannot send …: this client did not declare …"
    * ```
    */
-  constructor(method: string, capability: string, serverName = "the server") {
+  constructor(
+    method: string,
+    capability: string,
+    serverName = "the server",
+    side: "server" | "client" = "server",
+  ) {
     super(
-      `Cannot call ${method}: ${
-        serverName === "the server" ? serverName : `server "${serverName}"`
-      } does not advertise the "${capability}" capability`,
+      side === "client"
+        ? `Cannot send ${method}: this client did not declare the "${capability}" capability when it connected`
+        : `Cannot call ${method}: ${
+          serverName === "the server" ? serverName : `server "${serverName}"`
+        } does not advertise the "${capability}" capability`,
     );
     this.name = "CapabilityError";
     this.method = method;
     this.capability = capability;
+    this.side = side;
   }
 }
 

@@ -869,7 +869,7 @@ export class Client implements AsyncDisposable {
    */
   async setRoots(roots: readonly Root[]): Promise<void> {
     if (this.#options.roots === undefined) {
-      throw new CapabilityError("notifications/roots/list_changed", "roots", "this client");
+      throw new CapabilityError("notifications/roots/list_changed", "roots", undefined, "client");
     }
     this.#roots = roots;
     // 2026-07-28 removed roots/list_changed: servers ask for roots inside each request.

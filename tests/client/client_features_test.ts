@@ -2,8 +2,8 @@
 // (form and URL), roots, and answering the server's ping.
 
 import assert from "node:assert/strict";
-import type { ElicitationRequest } from "../../mod.ts";
-import { connectFake } from "../_helpers.ts";
+import { CapabilityError, type ElicitationRequest } from "../../mod.ts";
+import { connectFake, rejectsWith } from "../_helpers.ts";
 import { textOf } from "./_fixtures.ts";
 
 Deno.test("capabilities are advertised only for the handlers given", async () => {
@@ -119,4 +119,16 @@ Deno.test("roots are listed on request, and setRoots() notifies the server", asy
 Deno.test("the client answers the server's ping", async () => {
   await using fx = await connectFake("everything.ts");
   assert.equal(textOf(await fx.client.callTool("ping_client", {})), "pong");
+});
+
+Deno.test("setRoots() on a client that declared no roots says the client lacks them, not the server", async () => {
+  await using fx = await connectFake("everything.ts");
+  const sent = fx.transport.sent.length;
+  const error = await rejectsWith(fx.client.setRoots([{ uri: "file:///two" }]), CapabilityError);
+  assert.equal(error.side, "client");
+  assert.equal(
+    error.message,
+    'Cannot send notifications/roots/list_changed: this client did not declare the "roots" capability when it connected',
+  );
+  assert.equal(fx.transport.sent.length, sent); // nothing was sent
 });
