@@ -178,7 +178,9 @@ export class Client implements AsyncDisposable {
   }
 
   /**
-   * What negotiation found; pass it as `discovery` to a later `connect()` to skip the probe.
+   * What negotiation found, to pass as `discovery` to a later `connect()`: a legacy verdict goes
+   * straight to `initialize` at its revision, skipping the `server/discover` probe; a modern one
+   * still discovers (that is the modern era's handshake), but at the revision found.
    *
    * @example Reconnecting to a legacy server without probing it again
    * ```ts

@@ -71,7 +71,10 @@ export interface ClientOptions {
    * revision such as `"2025-06-18"` pins it.
    */
   protocol?: ProtocolChoice;
-  /** A verdict from an earlier connection ({@link Client.discovery}) that skips the probe. */
+  /**
+   * A verdict from an earlier connection ({@link Client.discovery}): a legacy one skips the
+   * `server/discover` probe, a modern one starts discovery at the revision found.
+   */
   discovery?: DiscoveryVerdict;
   /** How long the `server/discover` probe waits before taking silence as "legacy" (5 s). */
   probeTimeoutMs?: number;
