@@ -131,9 +131,8 @@ export interface FakeServerOptions {
  *   tools: [{ name: "echo", handler: (args) => String(args.text) }, { name: "hang" }],
  *   misbehave: { neverAnswer: ["tools/call"] },
  * });
- * const client = await Client.connect(fake.transport(), { protocol: "legacy" });
+ * await using client = await Client.connect(fake.transport(), { protocol: "legacy" });
  * console.log((await client.listTools()).map((t) => t.name)); // ["echo", "hang"]
- * await client.close();
  * ```
  */
 export class FakeServer {
