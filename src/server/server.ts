@@ -320,7 +320,9 @@ export class McpServer {
   }
 
   /**
-   * Sends a log message that belongs to no request to every client that wants it.
+   * Sends a log message that belongs to no request to every client of the legacy era that wants it
+   * (by its `logging/setLevel`). The modern era (2026-07-28) has no such messages: there a log
+   * travels with the request it belongs to ({@link ServerRequestContext.log}).
    *
    * @example Logging to a client that asked for `info` and above
    * ```ts
