@@ -15,12 +15,18 @@ export * from "./transport_errors.ts";
  * per-request timeout (which progress can reset), `"total"` the maximum that nothing resets.
  *
  * @example Reporting which call timed out
- * ```ts ignore
+ * ```ts
+ * import { Client, TimeoutError } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const misbehave = { neverAnswer: ["tools/call"] };
+ * const fake = new FakeServer({ tools: [{ name: "slow" }], misbehave });
+ * await using client = await Client.connect(fake.transport());
  * try {
  *   await client.callTool("slow", {}, { timeoutMs: 100 });
  * } catch (error) {
  *   if (error instanceof TimeoutError) console.log(`${error.method} timed out after ${error.timeoutMs} ms`);
- * }
+ * } // "tools/call timed out after 100 ms"
  * ```
  */
 export class TimeoutError extends Error {
@@ -57,7 +63,13 @@ export class TimeoutError extends Error {
  * A request was cancelled through its `AbortSignal`. The signal's reason is kept as `reason`.
  *
  * @example Cancelling a call in progress
- * ```ts ignore
+ * ```ts
+ * import { CancelledError, Client } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const misbehave = { neverAnswer: ["tools/call"] };
+ * const fake = new FakeServer({ tools: [{ name: "slow" }], misbehave });
+ * await using client = await Client.connect(fake.transport());
  * const controller = new AbortController();
  * const call = client.callTool("slow", {}, { signal: controller.signal });
  * controller.abort("user pressed Ctrl-C");
@@ -126,7 +138,12 @@ export class ProtocolError extends Error {
  * one a notification of its own stands for (`setRoots()` without `roots`); nothing was sent.
  *
  * @example Telling which capability was missing
- * ```ts ignore
+ * ```ts
+ * import { CapabilityError, Client } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+ * await using client = await Client.connect(fake.transport());
  * await client.listPrompts().catch((error) => {
  *   if (error instanceof CapabilityError) console.log(error.capability); // "prompts"
  * });
@@ -177,9 +194,16 @@ export class CapabilityError extends Error {
  * `structuredContent` against `outputSchema`.
  *
  * @example Printing what did not match
- * ```ts ignore
+ * ```ts
+ * import { Client, ValidationError } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const outputSchema = { type: "object", properties: { sum: { type: "number" } } };
+ * const handler = () => ({ content: [], structuredContent: { sum: "3" } }); // not a number
+ * const fake = new FakeServer({ tools: [{ name: "add", outputSchema, handler }] });
+ * await using client = await Client.connect(fake.transport());
  * await client.callTool("add", { a: 1, b: 2 }).catch((error) => {
- *   if (error instanceof ValidationError) console.log(error.issues);
+ *   if (error instanceof ValidationError) console.log(error.issues); // ["/sum must be number"]
  * });
  * ```
  */

@@ -43,8 +43,14 @@ export interface ToolAnnotations {
  * A tool the server offers.
  *
  * @example Listing the tools
- * ```ts ignore
+ * ```ts
+ * import { Client } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer({ tools: [{ name: "echo", description: "Repeats its text" }] });
+ * await using client = await Client.connect(fake.transport());
  * for (const tool of await client.listTools()) console.log(tool.name, tool.description);
+ * // "echo" "Repeats its text"
  * ```
  */
 export interface Tool {
@@ -68,8 +74,14 @@ export interface Tool {
  * One piece of content in a tool result, prompt message or sampling message.
  *
  * @example Printing the text of a result
- * ```ts ignore
- * for (const item of result.content) if (item.type === "text") console.log(item.text);
+ * ```ts
+ * import { Client } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer({ tools: [{ name: "echo", handler: (args) => String(args.text) }] });
+ * await using client = await Client.connect(fake.transport());
+ * const result = await client.callTool("echo", { text: "hi" });
+ * for (const item of result.content) if (item.type === "text") console.log(item.text); // "hi"
  * ```
  */
 export interface Content {
@@ -93,9 +105,17 @@ export interface Content {
  * The result of `tools/call`.
  *
  * @example Preferring structured content
- * ```ts ignore
+ * ```ts
+ * import { Client } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const add = (args: Record<string, unknown>) => ({ sum: Number(args.a) + Number(args.b) });
+ * const fake = new FakeServer({
+ *   tools: [{ name: "add", handler: (args) => ({ content: [], structuredContent: add(args) }) }],
+ * });
+ * await using client = await Client.connect(fake.transport());
  * const result = await client.callTool("add", { a: 1, b: 2 });
- * console.log(result.structuredContent ?? result.content);
+ * console.log(result.structuredContent ?? result.content); // { sum: 3 }
  * ```
  */
 export interface CallToolResult {
@@ -113,8 +133,13 @@ export interface CallToolResult {
  * A resource the server offers.
  *
  * @example Listing the resources
- * ```ts ignore
- * for (const resource of await client.listResources()) console.log(resource.uri);
+ * ```ts
+ * import { Client } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer({ resources: [{ uri: "mem://todo", text: "Buy milk" }] });
+ * await using client = await Client.connect(fake.transport());
+ * for (const resource of await client.listResources()) console.log(resource.uri); // "mem://todo"
  * ```
  */
 export interface Resource {
@@ -138,8 +163,19 @@ export interface Resource {
  * A family of resources, addressed by an RFC 6570 URI template.
  *
  * @example Listing the resource templates
- * ```ts ignore
+ * ```ts
+ * import { Client, MemoryTransport } from "@mcp-inspect/client";
+ * import { McpServer } from "@mcp-inspect/client/server";
+ *
+ * const resourceTemplates = [{ uriTemplate: "mem://notes/{id}", name: "note" }];
+ * const server = new McpServer({
+ *   serverInfo: { name: "notes", version: "1.0.0" },
+ *   capabilities: { resources: {} },
+ *   handlers: { "resources/templates/list": () => ({ resourceTemplates }) },
+ * });
+ * await using client = await Client.connect(MemoryTransport.serving((end) => server.serve(end)));
  * for (const template of await client.listResourceTemplates()) console.log(template.uriTemplate);
+ * // "mem://notes/{id}"
  * ```
  */
 export interface ResourceTemplate {
@@ -161,9 +197,15 @@ export interface ResourceTemplate {
  * The contents of a resource: `text` or base64 `blob`.
  *
  * @example Reading the text of a resource
- * ```ts ignore
+ * ```ts
+ * import { Client } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const hosts = { uri: "file:///etc/hosts", text: "127.0.0.1 localhost" };
+ * const fake = new FakeServer({ resources: [hosts] });
+ * await using client = await Client.connect(fake.transport());
  * const { contents } = await client.readResource("file:///etc/hosts");
- * console.log(contents[0]?.text);
+ * console.log(contents[0]?.text); // "127.0.0.1 localhost"
  * ```
  */
 export interface ResourceContents {
@@ -183,8 +225,15 @@ export interface ResourceContents {
  * The result of `resources/read`.
  *
  * @example Reading a resource
- * ```ts ignore
+ * ```ts
+ * import { Client, type ReadResourceResult } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer({ resources: [{ uri: "fake://docs/readme", text: "# Readme" }] });
+ * await using client = await Client.connect(fake.transport());
  * const result: ReadResourceResult = await client.readResource("fake://docs/readme");
+ * console.log(result.contents);
+ * // [{ uri: "fake://docs/readme", text: "# Readme", mimeType: "text/plain" }]
  * ```
  */
 export interface ReadResourceResult {
@@ -198,8 +247,15 @@ export interface ReadResourceResult {
  * A prompt template the server offers.
  *
  * @example Listing the prompts and their arguments
- * ```ts ignore
+ * ```ts
+ * import { Client } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const greet = { name: "greet", arguments: [{ name: "name" }], text: "Hi" };
+ * const fake = new FakeServer({ prompts: [greet] });
+ * await using client = await Client.connect(fake.transport());
  * for (const prompt of await client.listPrompts()) console.log(prompt.name, prompt.arguments);
+ * // "greet" [{ name: "name" }]
  * ```
  */
 export interface Prompt {
@@ -219,8 +275,15 @@ export interface Prompt {
  * The result of `prompts/get`.
  *
  * @example Rendering a prompt
- * ```ts ignore
+ * ```ts
+ * import { Client } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const greet = { name: "greet", text: (args: Record<string, string>) => `Hello ${args.name}` };
+ * const fake = new FakeServer({ prompts: [greet] });
+ * await using client = await Client.connect(fake.transport());
  * const { messages } = await client.getPrompt("greet", { name: "Ada" });
+ * console.log(messages); // [{ role: "user", content: { type: "text", text: "Hello Ada" } }]
  * ```
  */
 export interface GetPromptResult {
@@ -249,8 +312,18 @@ export type CompletionReference =
  * The result of `completion/complete`.
  *
  * @example Completing a prompt argument
- * ```ts ignore
+ * ```ts
+ * import { Client, MemoryTransport } from "@mcp-inspect/client";
+ * import { McpServer } from "@mcp-inspect/client/server";
+ *
+ * const server = new McpServer({
+ *   serverInfo: { name: "greeter", version: "1.0.0" },
+ *   capabilities: { completions: {} },
+ *   handlers: { "completion/complete": () => ({ completion: { values: ["formal", "fun"] } }) },
+ * });
+ * await using client = await Client.connect(MemoryTransport.serving((end) => server.serve(end)));
  * const { completion } = await client.complete({ type: "ref/prompt", name: "greet" }, { name: "style", value: "f" });
+ * console.log(completion.values); // ["formal", "fun"]
  * ```
  */
 export interface CompleteResult {

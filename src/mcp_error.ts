@@ -5,11 +5,16 @@
  * An error response sent by the server, with its JSON-RPC `code` and `data`.
  *
  * @example Telling a server error apart
- * ```ts ignore
+ * ```ts
+ * import { Client, McpError } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+ * await using client = await Client.connect(fake.transport());
  * try {
  *   await client.callTool("missing", {});
  * } catch (error) {
- *   if (error instanceof McpError) console.log(error.code, error.data);
+ *   if (error instanceof McpError) console.log(error.code, error.data); // -32602 undefined
  * }
  * ```
  */

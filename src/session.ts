@@ -109,8 +109,15 @@ export interface RequestOptions {
  * What a handler of an incoming request knows about it.
  *
  * @example Passing the request's signal on to the work it starts
- * ```ts ignore
+ * ```ts
+ * import { MemoryTransport, Session } from "@mcp-inspect/client";
+ * const [here, there] = MemoryTransport.pair();
+ * await Promise.all([here.start(), there.start()]);
+ * await using session = new Session(here);
+ * await using peer = new Session(there);
+ * const listRoots = (signal: AbortSignal) => ({ roots: [], stopped: signal.aborted });
  * session.setRequestHandler("roots/list", (_params, { signal }) => listRoots(signal));
+ * console.log(await peer.request("roots/list", {})); // { roots: [], stopped: false }
  * ```
  */
 export interface IncomingRequestContext {
@@ -161,11 +168,15 @@ export interface SessionOptions {
  * directly to speak raw JSON-RPC.
  *
  * @example Sending a raw request
- * ```ts ignore
- * const transport = new StdioTransport({ command: "deno", args: ["run", "server.ts"] });
+ * ```ts
+ * import { Session } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const transport = new FakeServer().transport();
  * await transport.start();
  * await using session = new Session(transport);
  * const result = await session.request("ping", {});
+ * console.log(result); // {}
  * ```
  */
 export class Session implements AsyncDisposable {

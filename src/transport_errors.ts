@@ -10,11 +10,13 @@
  * A transport could not be started or failed while in use.
  *
  * @example Telling a connection failure from a server error
- * ```ts ignore
+ * ```ts
+ * import { Client, StdioTransport, TransportError } from "@mcp-inspect/client";
  * try {
  *   await Client.connect(new StdioTransport({ command: "no-such-server" }));
  * } catch (error) {
  *   if (error instanceof TransportError) console.error(error.message);
+ *   // Cannot start server "no-such-server": command "no-such-server" not found on PATH
  * }
  * ```
  */

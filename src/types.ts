@@ -95,8 +95,15 @@ export interface Implementation {
  * What a server can do, as it advertised in `initialize`.
  *
  * @example Subscribing only when the server supports it
- * ```ts ignore
+ * ```ts
+ * import { Client } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const uri = "mem://today";
+ * const fake = new FakeServer({ resources: [{ uri, text: "Sunny" }] });
+ * await using client = await Client.connect(fake.transport());
  * if (client.serverCapabilities.resources?.subscribe) await client.subscribeResource(uri);
+ * console.log(client.serverCapabilities.resources); // {}: no subscriptions, so none was asked for
  * ```
  */
 export interface ServerCapabilities {
@@ -144,7 +151,16 @@ export * from "./feature_types.ts";
  * Log severities, from RFC 5424, least severe first.
  *
  * @example Asking the server for warnings and worse
- * ```ts ignore
+ * ```ts
+ * import { Client, MemoryTransport } from "@mcp-inspect/client";
+ * import { McpServer } from "@mcp-inspect/client/server";
+ *
+ * const server = new McpServer({
+ *   serverInfo: { name: "worker", version: "1.0.0" },
+ *   capabilities: { logging: {} },
+ *   handlers: {},
+ * });
+ * await using client = await Client.connect(MemoryTransport.serving((end) => server.serve(end)));
  * await client.setLoggingLevel("warning");
  * ```
  */
@@ -162,8 +178,19 @@ export type LoggingLevel =
  * A log message from the server (`notifications/message`).
  *
  * @example Printing the server's log messages
- * ```ts ignore
+ * ```ts
+ * import { Client, type LogMessage, MemoryTransport } from "@mcp-inspect/client";
+ * import { McpServer } from "@mcp-inspect/client/server";
+ *
+ * const server = new McpServer({
+ *   serverInfo: { name: "worker", version: "1.0.0" },
+ *   capabilities: { tools: {}, logging: {} },
+ *   handlers: { "tools/call": (_, { log }) => (log({ level: "info", data: "hi" }), { content: [] }) },
+ * });
+ * await using client = await Client.connect(MemoryTransport.serving((end) => server.serve(end)));
  * client.on("log", (message: LogMessage) => console.error(message.level, message.data));
+ * await client.setLoggingLevel("info");
+ * await client.callTool("work"); // "info" "hi"
  * ```
  */
 export interface LogMessage {
@@ -214,9 +241,16 @@ export type ProtocolChoice = "auto" | "modern" | "legacy" | (string & {});
  * `discovery` to skip the probe next time.
  *
  * @example Skipping the probe on the next connection
- * ```ts ignore
+ * ```ts
+ * import { Client, type DiscoveryVerdict } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer();
+ * await using client = await Client.connect(fake.transport(), { protocol: "legacy" });
+ * const transport = fake.transport();
  * const verdict: DiscoveryVerdict = client.discovery;
- * await Client.connect(transport, { discovery: verdict });
+ * await using again = await Client.connect(transport, { discovery: verdict });
+ * console.log(again.era); // "legacy", without probing for the modern era first
  * ```
  */
 export interface DiscoveryVerdict {

@@ -143,9 +143,16 @@ export class OAuthProvider {
    * What is stored for this server, without any secret; undefined when nothing is.
    *
    * @example Printing when the access token expires
-   * ```ts ignore
+   * ```ts
+   * import { MemoryTokenStore, OAuthProvider } from "@mcp-inspect/client/auth";
+   * const serverUrl = "https://mcp.example.com/mcp", issuer = "https://auth.example.com";
+   * const expiresAt = Date.UTC(2030, 0, 1);
+   * const tokens = { accessToken: "secret", tokenType: "bearer", resource: serverUrl, expiresAt };
+   * const store = new MemoryTokenStore();
+   * await store.set(serverUrl, { issuer, issuers: { [issuer]: { tokens } } });
+   * const provider = new OAuthProvider({ serverUrl, store });
    * const status = await provider.status();
-   * if (status?.expiresAt) console.log(new Date(status.expiresAt));
+   * if (status?.expiresAt) console.log(new Date(status.expiresAt)); // 2030-01-01T00:00:00.000Z
    * ```
    */
   async status(): Promise<AuthorizationStatus | undefined> {
@@ -157,8 +164,13 @@ export class OAuthProvider {
    * Forgets the tokens and registrations stored for this server.
    *
    * @example Logging out
-   * ```ts ignore
-   * if (await provider.logout()) console.log("Logged out");
+   * ```ts
+   * import { MemoryTokenStore, OAuthProvider } from "@mcp-inspect/client/auth";
+   * const store = new MemoryTokenStore();
+   * await store.set("https://mcp.example.com/mcp", { issuers: {} });
+   * const provider = new OAuthProvider({ serverUrl: "https://mcp.example.com/mcp", store });
+   * if (await provider.logout()) console.log("Logged out"); // "Logged out"
+   * console.log(await provider.logout(), await store.list()); // false []
    * ```
    */
   async logout(): Promise<boolean> {

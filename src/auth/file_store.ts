@@ -52,7 +52,7 @@ export function defaultCredentialsPath(): string {
  * permissions is tightened on first read.
  *
  * @example Storing tokens for the CLI
- * ```ts ignore
+ * ```ts
  * import { FileTokenStore, OAuthProvider } from "@mcp-inspect/client/auth";
  * const provider = new OAuthProvider({
  *   serverUrl: "https://mcp.example.com/mcp",

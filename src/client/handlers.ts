@@ -25,12 +25,14 @@ export interface HandlerContext {
  * The parameters of `sampling/createMessage`.
  *
  * @example A sampling handler that reads the request
- * ```ts ignore
+ * ```ts
+ * import type { SamplingRequest } from "@mcp-inspect/client";
  * const onSampling = (params: SamplingRequest) => ({
  *   role: "assistant",
  *   content: { type: "text", text: `Read ${params.messages.length} messages` },
  *   model: "m",
  * });
+ * console.log(onSampling({ messages: [], maxTokens: 100 }).content.text); // "Read 0 messages"
  * ```
  */
 export interface SamplingRequest {
@@ -77,9 +79,12 @@ export interface SamplingResult {
  * the user should open.
  *
  * @example Declining URLs, accepting forms with their defaults
- * ```ts ignore
+ * ```ts
+ * import type { ElicitationRequest } from "@mcp-inspect/client";
  * const onElicitation = (request: ElicitationRequest) =>
  *   request.mode === "url" ? { action: "decline" } : { action: "accept", content: {} };
+ * console.log(onElicitation({ mode: "url", message: "Sign in", url: "https://example.com" }));
+ * // { action: "decline" }
  * ```
  */
 export interface ElicitationRequest {

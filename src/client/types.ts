@@ -23,8 +23,12 @@ import type { ElicitationHandler, SamplingHandler } from "./handlers.ts";
  * Options of {@link Client.connect}.
  *
  * @example A client that answers roots and elicitation
- * ```ts ignore
- * const client = await Client.connect(transport, {
+ * ```ts
+ * import { Client } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const transport = new FakeServer().transport();
+ * await using client = await Client.connect(transport, {
  *   clientInfo: { name: "my-host", version: "1.0.0" },
  *   roots: [{ uri: "file:///work", name: "work" }],
  *   onElicitation: () => ({ action: "decline" }),
@@ -131,7 +135,13 @@ export interface CallToolOptions extends RequestOptions {
  * The events a {@link Client} emits.
  *
  * @example Refreshing on list changes and printing log messages
- * ```ts ignore
+ * ```ts
+ * import { Client } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+ * await using client = await Client.connect(fake.transport());
+ * const refresh = () => client.listTools({ bypassCache: true });
  * client.on("toolsListChanged", () => refresh());
  * client.on("log", (message) => console.error(`[${message.level}]`, message.data));
  * ```
@@ -155,8 +165,20 @@ export interface ClientEvents {
  * Options of requests whose results may be cached (lists and `readResource`).
  *
  * @example Asking past a fresh cached list
- * ```ts ignore
+ * ```ts
+ * import { Client, MemoryTransport } from "@mcp-inspect/client";
+ * import { McpServer } from "@mcp-inspect/client/server";
+ *
+ * let asked = 0;
+ * const server = new McpServer({
+ *   serverInfo: { name: "tools", version: "1.0.0" },
+ *   capabilities: { tools: {} },
+ *   handlers: { "tools/list": () => { asked++; return { tools: [], ttlMs: 60_000 }; } },
+ * });
+ * await using client = await Client.connect(MemoryTransport.serving((end) => server.serve(end)));
+ * await client.listTools(); // fresh for a minute
  * const fresh = await client.listTools({ bypassCache: true });
+ * console.log(fresh, asked); // [] 2: asked again, though the cached list was fresh
  * ```
  */
 export interface CacheOptions extends RequestOptions {
@@ -212,9 +234,14 @@ export interface PageOptions extends CacheOptions {
  * One raw page of a list result.
  *
  * @example Reading the first page of tools
- * ```ts ignore
+ * ```ts
+ * import { Client, type ListPage, type Tool } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+ * await using client = await Client.connect(fake.transport());
  * const page: ListPage<Tool> = await client.listTools({ cursor: undefined });
- * console.log(page.items.length, page.nextCursor);
+ * console.log(page.items.length, page.nextCursor); // 1 undefined
  * ```
  */
 export interface ListPage<T> {

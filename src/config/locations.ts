@@ -41,7 +41,8 @@ export function defaultConfigFiles(cwd: string = Deno.cwd()): string[] {
  * The usual config files that exist, in order.
  *
  * @example Printing the config files found here
- * ```ts ignore
+ * ```ts
+ * import { existingConfigFiles } from "@mcp-inspect/client/manager";
  * for (const file of await existingConfigFiles()) console.log(file);
  * ```
  */

@@ -11,11 +11,18 @@ import { headline } from "./_headline.ts";
  * does not. The server is never contacted. A skill the lists refuse is a {@link SkillDeniedError}.
  *
  * @example Telling a refused tool from other failures
- * ```ts ignore
+ * ```ts
+ * import { ServerManager, ToolDeniedError } from "@mcp-inspect/client/manager";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer({ tools: [{ name: "drop_table" }] });
+ * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+ * await manager.connect("db", { command: "db", deny: ["drop_*"] });
  * try {
  *   await manager.callTool("db", "drop_table", {});
  * } catch (error) {
  *   if (error instanceof ToolDeniedError) console.error(error.rule, error.pattern);
+ *   // "deny" "drop_*"
  * }
  * ```
  */
@@ -138,11 +145,16 @@ export class UnknownToolError extends Error {
  * time. `cause` holds the server's last error, if any.
  *
  * @example Telling an unavailable server from other failures
- * ```ts ignore
+ * ```ts
+ * import { ServerManager, ServerUnavailableError } from "@mcp-inspect/client/manager";
+ *
+ * await using manager = new ServerManager();
+ * await manager.connect("files", { command: "files", disabled: true });
  * try {
- *   await manager.callTool("mcp__files__read", { path: "a" }, { whileReconnecting: "fail" });
+ *   await manager.callTool("files", "read", { path: "a" }, { whileReconnecting: "fail" });
  * } catch (error) {
  *   if (error instanceof ServerUnavailableError) console.error(error.server, error.state);
+ *   // "files" "disabled"
  * }
  * ```
  */

@@ -637,7 +637,14 @@ export class ServerManager implements AsyncDisposable {
    * Calls refused by an allow or deny list never reach a server and are not counted.
    *
    * @example Printing the slowest servers
-   * ```ts ignore
+   * ```ts
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+   * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+   * await manager.setServers({ a: { command: "a" }, b: { command: "b" } });
+   * await Promise.all([manager.callTool("mcp__a__echo"), manager.callTool("mcp__b__echo")]);
    * const { servers } = manager.stats();
    * for (const s of servers.toSorted((a, b) => (b.latencyMs?.p95 ?? 0) - (a.latencyMs?.p95 ?? 0))) {
    *   console.error(s.name, s.calls, s.errors, s.latencyMs?.p95);

@@ -50,7 +50,7 @@ export interface ConfigTransportOptions {
  * ```
  *
  * @example A manager whose remote servers send the tokens `mcp-inspect auth login` stored
- * ```ts ignore
+ * ```ts
  * import { configTransport, ServerManager } from "@mcp-inspect/client/manager";
  * import { FileTokenStore, OAuthProvider } from "@mcp-inspect/client/auth";
  *

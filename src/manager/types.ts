@@ -50,8 +50,20 @@ export type ServerState = "connecting" | "ready" | "failed" | "disabled" | "idle
  * What {@link ServerManager.servers} tells about one server.
  *
  * @example Printing each server's state and last error
- * ```ts ignore
+ * ```ts
+ * import { ServerManager } from "@mcp-inspect/client/manager";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+ * const createTransport = (name: string) => {
+ *   if (name === "broken") throw new Error("no such command");
+ *   return fake.transport();
+ * };
+ * await using manager = new ServerManager({ createTransport });
+ * await manager.setServers({ demo: { command: "demo" }, broken: { command: "broken" } });
  * for (const s of manager.servers()) console.log(s.name, s.state, s.lastError?.message);
+ * // "demo" "ready" undefined
+ * // "broken" "failed" "no such command"
  * ```
  */
 export interface ServerStatus {
@@ -87,9 +99,15 @@ export interface ServerStatus {
  * A tool in the registry.
  *
  * @example Looking up a tool's server and input schema
- * ```ts ignore
+ * ```ts
+ * import { ServerManager } from "@mcp-inspect/client/manager";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer({ tools: [{ name: "read_file" }] });
+ * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+ * await manager.connect("files", { command: "files" });
  * const entry = manager.findTool("mcp__files__read_file");
- * console.log(entry?.server, entry?.tool.inputSchema);
+ * console.log(entry?.server, entry?.tool.inputSchema); // "files" { type: "object" }
  * ```
  */
 export interface ManagedTool {
@@ -105,8 +123,16 @@ export interface ManagedTool {
  * A prompt in the registry.
  *
  * @example Printing every prompt with its description
- * ```ts ignore
+ * ```ts
+ * import { ServerManager } from "@mcp-inspect/client/manager";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const greet = { name: "greet", description: "Says hello", text: "Hi" };
+ * const fake = new FakeServer({ prompts: [greet] });
+ * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+ * await manager.connect("demo", { command: "demo" });
  * for (const { qualifiedName, prompt } of manager.allPrompts()) console.log(qualifiedName, prompt.description);
+ * // "mcp__demo__greet" "Says hello"
  * ```
  */
 export interface ManagedPrompt {
@@ -122,8 +148,15 @@ export interface ManagedPrompt {
  * A resource in the registry.
  *
  * @example Printing every resource with its server
- * ```ts ignore
+ * ```ts
+ * import { ServerManager } from "@mcp-inspect/client/manager";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer({ resources: [{ uri: "mem://notes", text: "Buy milk" }] });
+ * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+ * await manager.connect("demo", { command: "demo" });
  * for (const { server, resource } of manager.allResources()) console.log(server, resource.uri);
+ * // "demo" "mem://notes"
  * ```
  */
 export interface ManagedResource {
@@ -152,9 +185,17 @@ export interface ManagedResourceTemplate {
  * The events of a {@link ServerManager}.
  *
  * @example Following tool lists and server states
- * ```ts ignore
+ * ```ts
+ * import { type ManagedTool, ServerManager } from "@mcp-inspect/client/manager";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+ * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+ * const publish = (tools: ManagedTool[]) => console.log(tools.map((t) => t.qualifiedName));
  * manager.on("toolsChanged", () => publish(manager.allTools()));
  * manager.on("stateChanged", (s) => console.error(s.name, s.state));
+ * await manager.connect("demo", { command: "demo" });
+ * // demo connecting, demo ready, then ["mcp__demo__echo"]
  * ```
  */
 export interface ManagerEvents {
@@ -284,9 +325,17 @@ export interface ManagerCallOptions extends RequestOptions {
  * What {@link ServerManager.setServers} did, by server name.
  *
  * @example Reporting the servers whose first attempt failed
- * ```ts ignore
+ * ```ts
+ * import { ServerManager } from "@mcp-inspect/client/manager";
+ *
+ * const createTransport = (name: string): never => {
+ *   throw new Error(`${name}: no such command`);
+ * };
+ * await using manager = new ServerManager({ createTransport });
+ * const servers = { files: { command: "files" } };
  * const result = await manager.setServers(servers);
  * for (const [name, error] of Object.entries(result.failed)) console.error(name, error.message);
+ * // "files" "files: no such command"
  * ```
  */
 export interface SetServersResult {
@@ -308,8 +357,17 @@ export interface SetServersResult {
  * A watched config file; closing it stops following the file.
  *
  * @example Following a config file for one scope
- * ```ts ignore
- * await using watcher = await manager.watch(".vscode/mcp.json");
+ * ```ts
+ * import { ServerManager } from "@mcp-inspect/client/manager";
+ *
+ * await using manager = new ServerManager();
+ * const file = await Deno.makeTempFile({ suffix: ".json" }); // .vscode/mcp.json
+ * await Deno.writeTextFile(file, JSON.stringify({ servers: {} }));
+ * {
+ *   await using watcher = await manager.watch(file);
+ *   console.log(watcher.file === file); // true
+ * } // no longer followed from here
+ * await Deno.remove(file);
  * ```
  */
 export interface ConfigWatcher extends AsyncDisposable {
@@ -323,8 +381,19 @@ export interface ConfigWatcher extends AsyncDisposable {
  * Options of {@link ServerManager.watch}.
  *
  * @example Watching with a shorter debounce and a fixed environment
- * ```ts ignore
- * await manager.watch("mcp.json", { debounceMs: 100, env: { TOKEN: "x" } });
+ * ```ts
+ * import { ServerManager } from "@mcp-inspect/client/manager";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+ * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+ * const file = await Deno.makeTempFile({ suffix: ".json" }); // mcp.json
+ * const demo = { command: "demo", env: { TOKEN: "${TOKEN}" } };
+ * await Deno.writeTextFile(file, JSON.stringify({ mcpServers: { demo } }));
+ * await manager.watch(file, { debounceMs: 100, env: { TOKEN: "x" } });
+ * console.log(JSON.stringify(manager.servers()[0]?.config));
+ * // {"type":"stdio","command":"demo","env":{"TOKEN":"x"}}
+ * await Deno.remove(file);
  * ```
  */
 export interface WatchOptions extends LoadConfigOptions {

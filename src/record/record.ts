@@ -17,9 +17,11 @@ import { VERSION } from "../version.ts";
  * The first line of a recording.
  *
  * @example Reading which server a recording is of
- * ```ts ignore
- * const { header } = parseRecording(await Deno.readTextFile("session.jsonl"));
- * console.log(header.server, header.protocolVersion);
+ * ```ts
+ * import { parseRecording } from "@mcp-inspect/client/testing";
+ * const { header } = parseRecording(`
+ * {"format":"mcp-inspect-recording","version":1,"tool":"0.1.0","server":"my-server","started":"2025-06-01T12:00:00.000Z","protocolVersion":"2025-11-25"}`);
+ * console.log(header.server, header.protocolVersion); // "my-server" "2025-11-25"
  * ```
  */
 export interface RecordingHeader {
@@ -61,9 +63,13 @@ export interface RecordedMessage {
  * A parsed recording.
  *
  * @example Counting the messages of a recording
- * ```ts ignore
- * const recording = parseRecording(await Deno.readTextFile("session.jsonl"));
- * console.log(recording.messages.length);
+ * ```ts
+ * import { parseRecording } from "@mcp-inspect/client/testing";
+ * const recording = parseRecording(`
+ * {"format":"mcp-inspect-recording","version":1,"tool":"0.1.0","server":"my-server","started":"2025-06-01T12:00:00.000Z"}
+ * {"t":0.4,"dir":"send","msg":{"jsonrpc":"2.0","id":1,"method":"ping"}}
+ * {"t":0.9,"dir":"recv","msg":{"jsonrpc":"2.0","id":1,"result":{}}}`);
+ * console.log(recording.messages.length); // 2
  * ```
  */
 export interface Recording {
@@ -183,8 +189,14 @@ export class Recorder implements AsyncDisposable {
    * Creates (or truncates) the file and returns a recorder writing to it.
    *
    * @example Recording into a file
-   * ```ts ignore
-   * const recorder = await Recorder.open("session.jsonl", { server: "my-server" });
+   * ```ts
+   * import { Recorder } from "@mcp-inspect/client/testing";
+   * const file = await Deno.makeTempFile({ suffix: ".jsonl" });
+   * await Deno.writeTextFile(file, "an older recording\n");
+   * const recorder = await Recorder.open(file, { server: "my-server" });
+   * console.log((await Deno.readTextFile(file)).length); // 0: truncated; the header comes later
+   * await recorder.close();
+   * await Deno.remove(file);
    * ```
    */
   static async open(path: string, options: RecorderOptions): Promise<Recorder> {
@@ -249,8 +261,17 @@ export class Recorder implements AsyncDisposable {
    * Notes the negotiated revision and era and writes the header with the lines held so far.
    *
    * @example Writing the header once the client has connected
-   * ```ts ignore
+   * ```ts
+   * import { Client } from "@mcp-inspect/client";
+   * import { FakeServer, Recorder } from "@mcp-inspect/client/testing";
+   *
+   * const file = await Deno.makeTempFile({ suffix: ".jsonl" });
+   * await using recorder = await Recorder.open(file, { server: "fake" });
+   * await using client = await Client.connect(recorder.wrap(new FakeServer().transport()));
    * recorder.ready(client);
+   * const header = JSON.parse((await Deno.readTextFile(file)).split("\n")[0]!);
+   * console.log(header.protocolVersion, header.era); // "2026-07-28" "modern"
+   * await Deno.remove(file);
    * ```
    */
   ready(session: { protocolVersion: string; era: "legacy" | "modern" }): void {
@@ -285,8 +306,13 @@ export class Recorder implements AsyncDisposable {
    * Writes the header (if the session never got negotiated) and closes the file.
    *
    * @example Closing the recording
-   * ```ts ignore
+   * ```ts
+   * import { Recorder } from "@mcp-inspect/client/testing";
+   * const file = await Deno.makeTempFile({ suffix: ".jsonl" });
+   * const recorder = await Recorder.open(file, { server: "my-server" });
    * await recorder.close();
+   * console.log(JSON.parse(await Deno.readTextFile(file)).format); // "mcp-inspect-recording"
+   * await Deno.remove(file);
    * ```
    */
   close(): Promise<void> {
@@ -321,8 +347,13 @@ export class Recorder implements AsyncDisposable {
  * Parses a recording, naming the line that is not one.
  *
  * @example Parsing a recording file
- * ```ts ignore
- * const recording = parseRecording(await Deno.readTextFile("session.jsonl"));
+ * ```ts
+ * import { parseRecording } from "@mcp-inspect/client/testing";
+ * const recording = parseRecording(`
+ * {"format":"mcp-inspect-recording","version":1,"tool":"0.1.0","server":"my-server","started":"2025-06-01T12:00:00.000Z"}
+ * {"t":0.4,"dir":"send","msg":{"jsonrpc":"2.0","id":1,"method":"ping"}}
+ * {"t":0.9,"dir":"recv","msg":{"jsonrpc":"2.0","id":1,"result":{}}}`);
+ * console.log(recording.messages.map((m) => m.dir)); // ["send", "recv"]
  * ```
  */
 export function parseRecording(text: string, source = "the recording"): Recording {

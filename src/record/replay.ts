@@ -49,9 +49,15 @@ function isNotification(m: JsonRpcMessage): boolean {
  * Answers requests from a recording. Stateless apart from the position of each repeated request.
  *
  * @example Answering one request
- * ```ts ignore
+ * ```ts
+ * import { parseRecording, ReplayServer } from "@mcp-inspect/client/testing";
+ * const text = `
+ * {"format":"mcp-inspect-recording","version":1,"tool":"0.1.0","server":"my-server","started":"2025-06-01T12:00:00.000Z"}
+ * {"t":0.5,"dir":"send","msg":{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{}}}
+ * {"t":1.5,"dir":"recv","msg":{"jsonrpc":"2.0","id":7,"result":{"tools":[]}}}`;
  * const replay = new ReplayServer(parseRecording(text));
  * const messages = replay.answer({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
+ * console.log(messages); // [{ jsonrpc: "2.0", id: 1, result: { tools: [] } }]
  * ```
  */
 export class ReplayServer {
@@ -63,8 +69,14 @@ export class ReplayServer {
    * Indexes a recording's exchanges.
    *
    * @example A replay of a recording file
-   * ```ts ignore
-   * const replay = new ReplayServer(parseRecording(await Deno.readTextFile("session.jsonl")));
+   * ```ts
+   * import { parseRecording, ReplayServer } from "@mcp-inspect/client/testing";
+   * const replay = new ReplayServer(parseRecording(`
+   * {"format":"mcp-inspect-recording","version":1,"tool":"0.1.0","server":"my-server","started":"2025-06-01T12:00:00.000Z"}
+   * {"t":0.4,"dir":"send","msg":{"jsonrpc":"2.0","id":1,"method":"ping"}}
+   * {"t":0.9,"dir":"recv","msg":{"jsonrpc":"2.0","id":1,"result":{}}}`));
+   * console.log(replay.answer({ jsonrpc: "2.0", id: 2, method: "ping" }));
+   * // [{ jsonrpc: "2.0", id: 2, result: {} }]
    * ```
    */
   constructor(recording: Recording) {

@@ -21,8 +21,19 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2
  * One answer that differs from its recording.
  *
  * @example Printing where each answer differs
- * ```ts ignore
+ * ```ts
+ * import { Client } from "@mcp-inspect/client";
+ * import { FakeServer, parseRecording, verifyRecording } from "@mcp-inspect/client/testing";
+ *
+ * const recording = parseRecording(`
+ * {"format":"mcp-inspect-recording","version":1,"tool":"0.1.0","server":"my-server","started":"2025-06-01T12:00:00.000Z"}
+ * {"t":0.5,"dir":"send","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}}
+ * {"t":1.5,"dir":"recv","msg":{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hello"}]}}}`);
+ * const fake = new FakeServer({ tools: [{ name: "echo", handler: (args) => String(args.text) }] });
+ * await using client = await Client.connect(fake.transport(), { protocol: "legacy" });
+ * const result = await verifyRecording(client, recording);
  * for (const m of result.mismatches) console.log(m.method, m.path, m.expected, m.actual);
+ * // "tools/call" "/content/0/text" "hello" "hi"
  * ```
  */
 export interface VerifyMismatch {
@@ -42,8 +53,18 @@ export interface VerifyMismatch {
  * What {@link verifyRecording} found.
  *
  * @example Re-sending a recording's requests to a live server
- * ```ts ignore
+ * ```ts
+ * import { Client } from "@mcp-inspect/client";
+ * import { FakeServer, parseRecording, verifyRecording } from "@mcp-inspect/client/testing";
+ *
+ * const recording = parseRecording(`
+ * {"format":"mcp-inspect-recording","version":1,"tool":"0.1.0","server":"my-server","started":"2025-06-01T12:00:00.000Z"}
+ * {"t":0.5,"dir":"send","msg":{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}}
+ * {"t":1.5,"dir":"recv","msg":{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}}`);
+ * const fake = new FakeServer({ tools: [] });
+ * await using client = await Client.connect(fake.transport(), { protocol: "legacy" });
  * const { checked, mismatches } = await verifyRecording(client, recording);
+ * console.log(checked, mismatches); // 1 []
  * ```
  */
 export interface VerifyResult {
@@ -132,10 +153,18 @@ function exchanges(recording: Recording): { request: JsonRpcMessage; answer: Jso
  * order, and compares each answer with the recorded one.
  *
  * @example Checking a server against a recording in CI
- * ```ts ignore
- * const recording = parseRecording(await Deno.readTextFile("session.jsonl"));
+ * ```ts
+ * import { Client } from "@mcp-inspect/client";
+ * import { FakeServer, parseRecording, verifyRecording } from "@mcp-inspect/client/testing";
+ *
+ * const recording = parseRecording(`
+ * {"format":"mcp-inspect-recording","version":1,"tool":"0.1.0","server":"my-server","started":"2025-06-01T12:00:00.000Z"}
+ * {"t":0.5,"dir":"send","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}}
+ * {"t":1.5,"dir":"recv","msg":{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hello"}]}}}`);
+ * const fake = new FakeServer({ tools: [{ name: "echo", handler: (args) => String(args.text) }] });
+ * await using client = await Client.connect(fake.transport(), { protocol: "legacy" });
  * const { mismatches } = await verifyRecording(client, recording, { ignore: ["/content/0/text"] });
- * if (mismatches.length > 0) Deno.exit(1);
+ * if (mismatches.length > 0) Deno.exit(1); // the text differs ("hi"), but it is ignored
  * ```
  */
 export async function verifyRecording(

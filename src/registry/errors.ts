@@ -9,11 +9,16 @@
  * schema does not compile.
  *
  * @example Telling why a tool was refused
- * ```ts ignore
+ * ```ts
+ * import { ToolRegistrationError, ToolRegistry } from "@mcp-inspect/client/manager";
+ * using registry = new ToolRegistry();
+ * const tool = { name: "hi", inputSchema: { type: "object" }, handler: () => "hi" };
+ * registry.register(tool);
  * try {
  *   registry.register(tool);
  * } catch (error) {
  *   if (error instanceof ToolRegistrationError) console.error(error.tool, error.reason);
+ *   // "hi" "duplicate"
  * }
  * ```
  */

@@ -102,8 +102,15 @@ export class ToolRegistry implements Disposable {
    * The manager whose tools the registry follows, if any.
    *
    * @example Reading the servers behind a registry
-   * ```ts ignore
-   * console.log(registry.manager?.servers().map((s) => s.name));
+   * ```ts
+   * import { ServerManager, ToolRegistry } from "@mcp-inspect/client/manager";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const fake = new FakeServer({ tools: [{ name: "read" }] });
+   * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+   * await manager.connect("files", { command: "files" });
+   * using registry = new ToolRegistry({ manager });
+   * console.log(registry.manager?.servers().map((s) => s.name)); // ["files"]
    * ```
    */
   get manager(): ServerManager | undefined {
@@ -172,8 +179,12 @@ export class ToolRegistry implements Disposable {
    * Removes one tool; returns whether it was there.
    *
    * @example Removing a local tool
-   * ```ts ignore
+   * ```ts
+   * import { ToolRegistry } from "@mcp-inspect/client/manager";
+   * using registry = new ToolRegistry();
+   * registry.register({ name: "drop_table", inputSchema: { type: "object" }, handler: () => "ok" });
    * registry.unregister("drop_table");
+   * console.log(registry.get("drop_table"), registry.unregister("drop_table")); // undefined false
    * ```
    */
   unregister(name: string): boolean {
@@ -189,8 +200,16 @@ export class ToolRegistry implements Disposable {
    * event; returns their names.
    *
    * @example Hiding one server's tools
-   * ```ts ignore
+   * ```ts
+   * import { ServerManager, ToolRegistry } from "@mcp-inspect/client/manager";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const fake = new FakeServer({ tools: [{ name: "read" }, { name: "write" }] });
+   * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+   * await manager.connect("files", { command: "files" });
+   * using registry = new ToolRegistry({ manager });
    * const removed = registry.unregisterByPrefix("mcp__files__");
+   * console.log(removed); // ["mcp__files__read", "mcp__files__write"]
    * ```
    */
   unregisterByPrefix(prefix: string): string[] {
@@ -211,8 +230,12 @@ export class ToolRegistry implements Disposable {
    * Every tool: local tools in the order registered, then MCP tools in the manager's order.
    *
    * @example The tool definitions to send to a model
-   * ```ts ignore
+   * ```ts
+   * import { ToolRegistry } from "@mcp-inspect/client/manager";
+   * using registry = new ToolRegistry();
+   * registry.register({ name: "now", inputSchema: { type: "object" }, handler: () => Date() });
    * const tools = registry.list().map((entry) => entry.tool);
+   * console.log(tools); // [{ name: "now", inputSchema: { type: "object" } }]
    * ```
    */
   list(): RegisteredTool[] {
@@ -223,8 +246,17 @@ export class ToolRegistry implements Disposable {
    * The tools of one source.
    *
    * @example Only the servers' tools
-   * ```ts ignore
+   * ```ts
+   * import { ServerManager, ToolRegistry } from "@mcp-inspect/client/manager";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const fake = new FakeServer({ tools: [{ name: "read" }] });
+   * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+   * await manager.connect("files", { command: "files" });
+   * using registry = new ToolRegistry({ manager });
+   * registry.register({ name: "now", inputSchema: { type: "object" }, handler: () => Date() });
    * console.log(registry.listBySource("mcp").map((entry) => `${entry.server}: ${entry.serverTool}`));
+   * // ["files: read"]
    * ```
    */
   listBySource(source: ToolSource): RegisteredTool[] {
@@ -237,8 +269,17 @@ export class ToolRegistry implements Disposable {
    * The tool of that name.
    *
    * @example Checking a tool before calling it
-   * ```ts ignore
+   * ```ts
+   * import { ServerManager, ToolRegistry } from "@mcp-inspect/client/manager";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const fake = new FakeServer({ tools: [{ name: "drop" }] }); // no annotations: destructive
+   * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+   * await manager.connect("db", { command: "db" });
+   * using registry = new ToolRegistry({ manager });
+   * const confirmWithUser = () => Promise.resolve(console.log("Drop the table?"));
    * if (registry.get("mcp__db__drop")?.hints.destructive) await confirmWithUser();
+   * // "Drop the table?"
    * ```
    */
   get(name: string): RegisteredTool | undefined {
@@ -307,9 +348,19 @@ export class ToolRegistry implements Disposable {
    * servers and tools, and the result cache.
    *
    * @example Reading statistics of every source
-   * ```ts ignore
+   * ```ts
+   * import { ServerManager, ToolRegistry } from "@mcp-inspect/client/manager";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+   * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+   * await manager.connect("demo", { command: "demo" });
+   * using registry = new ToolRegistry({ manager, cache: true });
+   * registry.register({ name: "hi", inputSchema: { type: "object" }, handler: () => "hi" });
+   * await registry.call("hi");
    * const { local, mcp, cache } = registry.stats();
    * console.error(local.map((t) => `${t.name}: ${t.calls}`), mcp?.servers.length, cache?.hits);
+   * // ["hi: 1"] 1 0
    * ```
    */
   stats(): RegistryStats {
@@ -325,8 +376,14 @@ export class ToolRegistry implements Disposable {
    * Stops following the manager and empties the cache; the manager keeps running.
    *
    * @example Closing a registry
-   * ```ts ignore
+   * ```ts
+   * import { ToolRegistry } from "@mcp-inspect/client/manager";
+   * const registry = new ToolRegistry({ cache: true });
+   * const now = { name: "now", annotations: { readOnlyHint: true } };
+   * registry.register({ ...now, inputSchema: { type: "object" }, handler: () => "noon" });
+   * await registry.call("now"); // kept in the cache
    * registry.close();
+   * console.log(registry.stats().cache?.size); // 0
    * ```
    */
   close(): void {
@@ -338,8 +395,18 @@ export class ToolRegistry implements Disposable {
    * Same as {@link close}.
    *
    * @example Closing at the end of a scope
-   * ```ts ignore
-   * using registry = new ToolRegistry({ manager });
+   * ```ts
+   * import { ServerManager, ToolRegistry } from "@mcp-inspect/client/manager";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+   * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+   * await manager.connect("demo", { command: "demo" });
+   * {
+   *   using registry = new ToolRegistry({ manager });
+   *   console.log(registry.list().length); // 1
+   * } // closed here: it no longer follows the manager, which keeps running
+   * console.log(manager.servers()[0]?.state); // "ready"
    * ```
    */
   [Symbol.dispose](): void {

@@ -17,8 +17,12 @@ import type { CallToolResult, JsonSchema, Tool, ToolAnnotations } from "../types
  * manager).
  *
  * @example Listing only local tools
- * ```ts ignore
+ * ```ts
+ * import { ToolRegistry, type ToolSource } from "@mcp-inspect/client/manager";
+ * using registry = new ToolRegistry();
+ * registry.register({ name: "hi", inputSchema: { type: "object" }, handler: () => "hi" });
  * const mine = registry.listBySource("local" satisfies ToolSource);
+ * console.log(mine.map((entry) => entry.name)); // ["hi"]
  * ```
  */
 export type ToolSource = "local" | "mcp";
@@ -129,8 +133,18 @@ export interface ToolHints {
  * A tool in the registry, whatever its source.
  *
  * @example Listing tools with their source
- * ```ts ignore
+ * ```ts
+ * import { ServerManager, ToolRegistry } from "@mcp-inspect/client/manager";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+ * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+ * await manager.connect("demo", { command: "demo" });
+ * using registry = new ToolRegistry({ manager });
+ * const now = { name: "now", annotations: { readOnlyHint: true } };
+ * registry.register({ ...now, inputSchema: { type: "object" }, handler: () => Date() });
  * for (const entry of registry.list()) console.log(entry.name, entry.source, entry.hints.readOnly);
+ * // "now" "local" true, then "mcp__demo__echo" "mcp" false
  * ```
  */
 export interface RegisteredTool {
@@ -152,8 +166,15 @@ export interface RegisteredTool {
  * Options of {@link ToolRegistry.call}: those of a manager call, for both sources.
  *
  * @example A call that skips the cache
- * ```ts ignore
+ * ```ts
+ * import { ToolRegistry } from "@mcp-inspect/client/manager";
+ * using registry = new ToolRegistry({ cache: true });
+ * let runs = 0;
+ * const search = { name: "search", annotations: { readOnlyHint: true } };
+ * registry.register({ ...search, inputSchema: { type: "object" }, handler: () => `answer ${++runs}` });
+ * await registry.call("search", { q: "deno" }); // answered, and the answer kept
  * await registry.call("search", { q: "deno" }, { timeoutMs: 5_000, bypassCache: true });
+ * console.log(runs); // 2: the second call did not take the kept answer
  * ```
  */
 export interface RegistryCallOptions extends ManagerCallOptions {
@@ -199,8 +220,13 @@ export interface ResultCacheOptions {
  * Options of {@link ToolRegistry}.
  *
  * @example A registry with meta-tools and a cache
- * ```ts ignore
+ * ```ts
+ * import { ServerManager, ToolRegistry } from "@mcp-inspect/client/manager";
+ * await using manager = new ServerManager();
  * const registry = new ToolRegistry({ manager, resourceTools: true, cache: { ttlMs: 10_000 } });
+ * console.log(registry.list().map((entry) => entry.name));
+ * // ["ListMcpResources", "ReadMcpResource"]
+ * registry.close();
  * ```
  */
 export interface RegistryOptions {
@@ -218,8 +244,13 @@ export interface RegistryOptions {
  * What changed in the registry, by name.
  *
  * @example Logging what changed
- * ```ts ignore
+ * ```ts
+ * import { ToolRegistry } from "@mcp-inspect/client/manager";
+ * using registry = new ToolRegistry();
  * registry.on("changed", ({ added, removed }) => console.error(`+${added} -${removed}`));
+ * registry.register({ name: "hi", inputSchema: { type: "object" }, handler: () => "hi" });
+ * registry.unregister("hi");
+ * // "+hi -", then "+ -hi"
  * ```
  */
 export interface RegistryChange {
@@ -235,8 +266,13 @@ export interface RegistryChange {
  * The events of a {@link ToolRegistry}.
  *
  * @example Republishing tools when they change
- * ```ts ignore
+ * ```ts
+ * import { type RegisteredTool, ToolRegistry } from "@mcp-inspect/client/manager";
+ * using registry = new ToolRegistry();
+ * const publish = (tools: RegisteredTool[]) => console.log(tools.map((entry) => entry.name));
  * registry.on("changed", () => publish(registry.list()));
+ * registry.register({ name: "hi", inputSchema: { type: "object" }, handler: () => "hi" });
+ * // ["hi"]
  * ```
  */
 export interface RegistryEvents {
@@ -248,8 +284,15 @@ export interface RegistryEvents {
  * How the result cache is doing.
  *
  * @example Reading the cache's hit rate
- * ```ts ignore
+ * ```ts
+ * import { ToolRegistry } from "@mcp-inspect/client/manager";
+ * using registry = new ToolRegistry({ cache: true });
+ * const now = { name: "now", annotations: { readOnlyHint: true } };
+ * registry.register({ ...now, inputSchema: { type: "object" }, handler: () => "noon" });
+ * await registry.call("now");
+ * await registry.call("now");
  * const { hits, misses } = registry.stats().cache!;
+ * console.log(hits, misses); // 1 1
  * ```
  */
 export interface CacheStats {
@@ -265,8 +308,13 @@ export interface CacheStats {
  * What {@link ToolRegistry.stats} returns.
  *
  * @example Reading every statistic
- * ```ts ignore
+ * ```ts
+ * import { ToolRegistry } from "@mcp-inspect/client/manager";
+ * using registry = new ToolRegistry({ cache: true });
+ * registry.register({ name: "hi", inputSchema: { type: "object" }, handler: () => "hi" });
+ * await registry.call("hi");
  * const { local, mcp, cache } = registry.stats();
+ * console.log(local[0]?.calls, mcp, cache); // 1 undefined { hits: 0, misses: 0, size: 0 }
  * ```
  */
 export interface RegistryStats {

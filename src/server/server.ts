@@ -113,9 +113,18 @@ export interface ServerDefinition {
  * One connection of a {@link McpServer}, for transports that route messages themselves (HTTP).
  *
  * @example Routing messages through a connection of one's own
- * ```ts ignore
+ * ```ts
+ * import type { JsonRpcMessage } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const server = new FakeServer().server;
+ * const written = Promise.withResolvers<JsonRpcMessage>();
+ * const write = (message: JsonRpcMessage) => written.resolve(message); // to a socket, a port, ...
  * const connection = server.open({ send: (message) => write(message) });
+ * const message: JsonRpcMessage = { jsonrpc: "2.0", id: 1, method: "ping" };
  * connection.receive(message);
+ * console.log(await written.promise); // { jsonrpc: "2.0", id: 1, result: {} }
+ * connection.close();
  * ```
  */
 export interface McpServerConnection {

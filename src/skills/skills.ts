@@ -55,8 +55,13 @@ export class Skills {
    * Wraps a connected client.
    *
    * @example Allowing more files per skill
-   * ```ts ignore
+   * ```ts
+   * import { Client, Skills } from "@mcp-inspect/client";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * await using client = await Client.connect(new FakeServer().transport());
    * const skills = new Skills(client, { maxFiles: 1024 });
+   * console.log(skills.available); // false: the fake declares no skills extension
    * ```
    */
   constructor(client: Client, options: SkillsOptions = {}) {
@@ -70,8 +75,17 @@ export class Skills {
    * The extension's settings as the server declared them, or `undefined` when it did not.
    *
    * @example Reading the extension's settings
-   * ```ts ignore
-   * console.log(new Skills(client).extension); // {} or { directoryRead: true }
+   * ```ts
+   * import { Client, MemoryTransport, Skills, SKILLS_EXTENSION } from "@mcp-inspect/client";
+   * import { McpServer } from "@mcp-inspect/client/server";
+   *
+   * const server = new McpServer({
+   *   serverInfo: { name: "docs", version: "1.0.0" },
+   *   capabilities: { extensions: { [SKILLS_EXTENSION]: { directoryRead: true } } },
+   *   handlers: {},
+   * });
+   * await using client = await Client.connect(MemoryTransport.serving((end) => server.serve(end)));
+   * console.log(new Skills(client).extension); // { directoryRead: true }
    * ```
    */
   get extension(): Record<string, unknown> | undefined {
@@ -86,8 +100,18 @@ export class Skills {
    * Whether the server declared the extension: `skills/*` is called only then.
    *
    * @example Checking for skills before listing them
-   * ```ts ignore
+   * ```ts
+   * import { Client, MemoryTransport, Skills, SKILLS_EXTENSION } from "@mcp-inspect/client";
+   * import { McpServer } from "@mcp-inspect/client/server";
+   *
+   * const server = new McpServer({
+   *   serverInfo: { name: "docs", version: "1.0.0" },
+   *   capabilities: { extensions: { [SKILLS_EXTENSION]: {} } },
+   *   handlers: {},
+   * });
+   * await using client = await Client.connect(MemoryTransport.serving((end) => server.serve(end)));
    * if (new Skills(client).available) console.log("this server ships skills");
+   * // "this server ships skills"
    * ```
    */
   get available(): boolean {
@@ -104,8 +128,18 @@ export class Skills {
    * Every skill of every page of `skills/list`.
    *
    * @example Listing a server's skills and how long to cache them
-   * ```ts ignore
+   * ```ts
+   * import { Client, MemoryTransport, Skills, SKILLS_EXTENSION } from "@mcp-inspect/client";
+   * import { McpServer } from "@mcp-inspect/client/server";
+   *
+   * const server = new McpServer({
+   *   serverInfo: { name: "docs", version: "1.0.0" },
+   *   capabilities: { extensions: { [SKILLS_EXTENSION]: {} } },
+   *   handlers: { "skills/list": () => ({ skills: [], ttlMs: 60_000 }) },
+   * });
+   * await using client = await Client.connect(MemoryTransport.serving((end) => server.serve(end)));
    * const { skills, ttlMs } = await new Skills(client).list();
+   * console.log(skills, ttlMs); // [] 60000
    * ```
    */
   async list(options: RequestOptions = {}): Promise<SkillListing> {
@@ -145,8 +179,19 @@ export class Skills {
    * make a skill, and a listing may be partial.
    *
    * @example Reading one skill's entry
-   * ```ts ignore
-   * const entry = await new Skills(client).get("skill://pdf-processing/SKILL.md");
+   * ```ts
+   * import { Client, MemoryTransport, Skills, SKILLS_EXTENSION } from "@mcp-inspect/client";
+   * import { McpServer } from "@mcp-inspect/client/server";
+   *
+   * const entry = { frontmatter: { name: "pdf-processing" }, resources: "dynamic" };
+   * const server = new McpServer({
+   *   serverInfo: { name: "docs", version: "1.0.0" },
+   *   capabilities: { extensions: { [SKILLS_EXTENSION]: {} } },
+   *   handlers: { "skills/get": ({ uri }) => ({ skill: { uri, ...entry } }) },
+   * });
+   * await using client = await Client.connect(MemoryTransport.serving((end) => server.serve(end)));
+   * const skill = await new Skills(client).get("skill://pdf-processing/SKILL.md");
+   * console.log(skill.frontmatter, skill.resources); // { name: "pdf-processing" } "dynamic"
    * ```
    */
   async get(uri: string, options: RequestOptions = {}): Promise<SkillEntry> {

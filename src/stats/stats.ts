@@ -46,7 +46,14 @@ export interface StatsOptions {
  * (nearest-rank method).
  *
  * @example Reading a server's latency
- * ```ts ignore
+ * ```ts
+ * import { ServerManager } from "@mcp-inspect/client/manager";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+ * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+ * await manager.connect("demo", { command: "demo" });
+ * await manager.callTool("mcp__demo__echo");
  * const latency = manager.stats().servers[0]?.latencyMs;
  * if (latency) console.log(`p50 ${latency.p50} ms, p99 ${latency.p99} ms of ${latency.samples}`);
  * ```
@@ -67,9 +74,19 @@ export interface LatencyPercentiles {
  * error; a call cancelled by its caller is neither.
  *
  * @example Computing an error rate
- * ```ts ignore
+ * ```ts
+ * import { ServerManager } from "@mcp-inspect/client/manager";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const fail = { name: "fail", handler: () => ({ content: [], isError: true }) };
+ * const fake = new FakeServer({ tools: [{ name: "echo" }, fail] });
+ * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+ * await manager.connect("demo", { command: "demo" });
+ * await manager.callTool("mcp__demo__echo");
+ * await manager.callTool("mcp__demo__fail");
  * const { calls, errors } = manager.stats().servers[0]!;
  * console.log(`error rate ${(errors / Math.max(calls, 1) * 100).toFixed(1)}%`);
+ * // "error rate 50.0%"
  * ```
  */
 export interface CallStats {
@@ -91,8 +108,17 @@ export interface CallStats {
  * The statistics of one tool.
  *
  * @example Listing calls per tool
- * ```ts ignore
+ * ```ts
+ * import { ServerManager } from "@mcp-inspect/client/manager";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+ * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+ * await manager.connect("demo", { command: "demo" });
+ * await manager.callTool("mcp__demo__echo");
+ * await manager.callTool("mcp__demo__echo");
  * for (const tool of manager.stats().servers[0]!.tools) console.log(tool.name, tool.calls);
+ * // "echo" 2
  * ```
  */
 export interface ToolStats extends CallStats {
@@ -106,8 +132,15 @@ export interface ToolStats extends CallStats {
  * The statistics of one server: its connection and its calls, in total and per tool.
  *
  * @example Listing servers with uptime
- * ```ts ignore
+ * ```ts
+ * import { ServerManager } from "@mcp-inspect/client/manager";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+ * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+ * await manager.connect("demo", { command: "demo" });
  * for (const s of manager.stats().servers) console.log(s.name, s.state, s.uptimeMs, s.reconnects);
+ * // "demo" "ready", a few milliseconds of uptime, 0 reconnects
  * ```
  */
 export interface ServerStats extends CallStats {
@@ -129,9 +162,17 @@ export interface ServerStats extends CallStats {
  * What {@link ServerManager.stats} returns.
  *
  * @example Printing a line per server
- * ```ts ignore
+ * ```ts
+ * import { ServerManager } from "@mcp-inspect/client/manager";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+ * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+ * await manager.connect("demo", { command: "demo" });
+ * await manager.callTool("mcp__demo__echo");
  * const stats = manager.stats();
  * for (const s of stats.servers) console.error(`${s.name}: ${s.calls} calls, ${s.errors} errors`);
+ * // "demo: 1 calls, 0 errors"
  * ```
  */
 export interface ManagerStats {

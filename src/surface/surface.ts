@@ -79,9 +79,17 @@ function byKey<T>(items: readonly T[], key: (item: T) => string): T[] {
  * and `_meta` left out, so that the JSON of two snapshots of an unchanged server is identical.
  *
  * @example Writing a snapshot to keep in a repository
- * ```ts ignore
+ * ```ts
+ * import { Client } from "@mcp-inspect/client";
+ * import { FakeServer, snapshotSurface, surfaceJson } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+ * await using client = await Client.connect(fake.transport());
+ * const file = await Deno.makeTempFile({ suffix: ".json" }); // mcp-surface.json, in a repository
  * const surface = await snapshotSurface(client);
- * await Deno.writeTextFile("mcp-surface.json", surfaceJson(surface));
+ * await Deno.writeTextFile(file, surfaceJson(surface));
+ * console.log(surface.tools); // [{ inputSchema: { type: "object" }, name: "echo" }]
+ * await Deno.remove(file);
  * ```
  */
 export async function snapshotSurface(
@@ -112,8 +120,16 @@ export async function snapshotSurface(
  * A surface as stable JSON: keys sorted, two-space indented, a final newline.
  *
  * @example Writing a server's snapshot to a file
- * ```ts ignore
- * await Deno.writeTextFile("mcp-surface.json", surfaceJson(await snapshotSurface(client)));
+ * ```ts
+ * import { Client } from "@mcp-inspect/client";
+ * import { FakeServer, snapshotSurface, surfaceJson } from "@mcp-inspect/client/testing";
+ *
+ * await using client = await Client.connect(new FakeServer().transport());
+ * const file = await Deno.makeTempFile({ suffix: ".json" }); // mcp-surface.json, in a repository
+ * await Deno.writeTextFile(file, surfaceJson(await snapshotSurface(client)));
+ * const written = JSON.parse(await Deno.readTextFile(file));
+ * console.log(written.serverInfo); // { name: "fake", version: "1.0.0" }
+ * await Deno.remove(file);
  * ```
  */
 export function surfaceJson(surface: Surface): string {
@@ -145,8 +161,16 @@ export function parseSurface(value: unknown, source = "the snapshot"): Surface {
  * One difference between two surfaces.
  *
  * @example Printing each change with its severity
- * ```ts ignore
+ * ```ts
+ * import { Client } from "@mcp-inspect/client";
+ * import { diffSurfaces, FakeServer, snapshotSurface } from "@mcp-inspect/client/testing";
+ *
+ * await using a = await Client.connect(new FakeServer({ tools: [{ name: "echo" }] }).transport());
+ * await using b = await Client.connect(new FakeServer({ tools: [{ name: "add" }] }).transport());
+ * const [old, now] = [await snapshotSurface(a), await snapshotSurface(b)];
  * for (const c of diffSurfaces(old, now)) console.log(c.severity, c.kind, c.name, c.detail);
+ * // "breaking" "tool" "echo" "tool removed"
+ * // "compatible" "tool" "add" "tool added"
  * ```
  */
 export interface SurfaceChange {
@@ -253,9 +277,16 @@ function promptChanges(a: Prompt, b: Prompt) {
  * callers need not send, a changed description or annotation. Equal surfaces give `[]`.
  *
  * @example Failing CI on breaking changes only
- * ```ts ignore
+ * ```ts
+ * import { Client } from "@mcp-inspect/client";
+ * import { diffSurfaces, FakeServer, parseSurface, snapshotSurface } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+ * await using client = await Client.connect(fake.transport());
+ * const saved = JSON.stringify(await snapshotSurface(client)); // read from the repository in CI
  * const changes = diffSurfaces(parseSurface(JSON.parse(saved)), await snapshotSurface(client));
  * if (changes.some((c) => c.severity === "breaking")) Deno.exit(1);
+ * console.log(changes); // []: nothing changed
  * ```
  */
 export function diffSurfaces(before: Surface, after: Surface): SurfaceChange[] {

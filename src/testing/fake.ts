@@ -291,8 +291,13 @@ export class FakeServer {
    * A client-side transport connected to this fake in memory; closing it ends the session.
    *
    * @example Connecting a client in process
-   * ```ts ignore
+   * ```ts
+   * import { Client } from "@mcp-inspect/client";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const fake = new FakeServer();
    * await using client = await Client.connect(fake.transport(), { protocol: "legacy" });
+   * console.log(client.era, fake.server.connectionCount); // "legacy" 1
    * ```
    */
   transport(): Transport {

@@ -29,12 +29,16 @@ export interface TapListeners {
  * listener is ignored: observing must never break the connection.
  *
  * @example Logging the wire
- * ```ts ignore
- * const transport = new TapTransport(new StdioTransport({ command: "server" }), {
+ * ```ts
+ * import { Client, TapTransport } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const transport = new TapTransport(new FakeServer().transport(), {
  *   sent: (message) => console.error("→", JSON.stringify(message)),
  *   received: (message) => console.error("←", JSON.stringify(message)),
  * });
  * await using client = await Client.connect(transport);
+ * // → {"jsonrpc":"2.0","id":1,"method":"server/discover",...}, then ← its answer
  * ```
  */
 export class TapTransport implements Transport {
