@@ -249,7 +249,7 @@ export class HttpChannel {
       headers,
       body: body ?? null,
       signal,
-    }).then(undefined, (error) => {
+    }, (error) => {
       // Only fetch's own failures are rewritten; a wrapped fetch's typed errors pass as they are.
       if (signal.aborted || !(error instanceof TypeError)) throw error;
       throw networkError(error, method, this.url);

@@ -284,17 +284,28 @@ export class StreamableHttpTransport implements Transport {
     } catch (error) {
       sent = Promise.reject(error); // a message JSON cannot carry fails like a refused POST
     }
+    // One handler pair per POST, each failure routed to #failed where it arises, rather than a
+    // catch-all turn at the end: each promise turn here costs a few thousand instructions.
+    const failed = (error: unknown) => this.#failed(message, request, error);
     return sent.then((response) => {
       if (!response) return void this.#ledger.forget(request!.id); // cancelled while queued
-      const accepted = this.#accept(response, request);
-      if (!("method" in message) || message.method !== "notifications/initialized") {
-        return accepted;
+      if ("method" in message && message.method === "notifications/initialized") {
+        // A notification's answer has no body worth reading; the session is open once it is in.
+        return (response.body ? response.body.cancel() : SENT).then(() => {
+          try {
+            this.#session.markInitialized();
+            this.#listen();
+          } catch (error) {
+            failed(error);
+          }
+        }, failed);
       }
-      return accepted.then(() => {
-        this.#session.markInitialized();
-        this.#listen();
-      });
-    }).then(undefined, (error) => this.#failed(message, request, error));
+      try {
+        return this.#accept(response, request, failed);
+      } catch (error) {
+        failed(error);
+      }
+    }, failed);
   }
 
   /** A POST that failed: the request fails with the error, or a diagnostic says what was lost. */
@@ -319,12 +330,19 @@ export class StreamableHttpTransport implements Transport {
     }
   }
 
-  /** Handles a successful POST response: nothing, one JSON answer, or an SSE stream. */
-  #accept(response: Response, request: JsonRpcRequest | undefined): Promise<void> {
+  /**
+   * Handles a successful POST response: nothing, one JSON answer, or an SSE stream. The promise
+   * it returns never rejects: what fails goes to `failed`. May throw (an invalid session id).
+   */
+  #accept(
+    response: Response,
+    request: JsonRpcRequest | undefined,
+    failed: (error: unknown) => void,
+  ): Promise<void> {
     if (request?.method === "initialize") this.#channel.keepSessionId(response);
     if (!request || response.status === 202 || response.status === 204) {
       // a request answered 202 gets its response on the GET stream
-      return response.body ? response.body.cancel() : SENT;
+      return response.body ? response.body.cancel().then(undefined, failed) : SENT;
     }
     const type = (response.headers.get("content-type") ?? "").toLowerCase();
     if (type.includes("text/event-stream") && response.body) {
@@ -333,10 +351,14 @@ export class StreamableHttpTransport implements Transport {
     }
     if (type.includes("application/json")) {
       return jsonText(this.#link, response).then((text) => {
-        const value = parseJson(text, request.method);
-        if (!Array.isArray(value)) this.#deliverJson(value, request);
-        else for (const item of value) this.#deliverJson(item, request);
-      });
+        try {
+          const value = parseJson(text, request.method);
+          if (!Array.isArray(value)) this.#deliverJson(value, request);
+          else for (const item of value) this.#deliverJson(item, request);
+        } catch (error) {
+          failed(error);
+        }
+      }, failed);
     }
     return (response.body ? response.body.cancel() : SENT).then(() => {
       throw new ProtocolError(
@@ -344,7 +366,7 @@ export class StreamableHttpTransport implements Transport {
           JSON.stringify(type)
         }; expected application/json or text/event-stream`,
       );
-    });
+    }).then(undefined, failed);
   }
 
   /**
