@@ -360,13 +360,14 @@ export class StreamableHttpTransport implements Transport {
         }
       }, failed);
     }
-    return (response.body ? response.body.cancel() : SENT).then(() => {
-      throw new ProtocolError(
-        `Server answered ${request.method} with content type ${
-          JSON.stringify(type)
-        }; expected application/json or text/event-stream`,
-      );
-    }).then(undefined, failed);
+    return (response.body ? response.body.cancel() : SENT).then(() =>
+      failed(
+        new ProtocolError(
+          `Server answered ${request.method} with content type ${
+            JSON.stringify(type)
+          }; expected application/json or text/event-stream`,
+        ),
+      ), failed);
   }
 
   /**
