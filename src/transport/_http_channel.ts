@@ -198,33 +198,93 @@ export class HttpChannel {
     lastEventId?: string,
     signal: AbortSignal = this.#signal,
   ): Promise<Response> {
-    // The session as it is now: a renewal that starts while the headers are computed must not
-    // leave this request without an id. Sent under the old one, it gets a 404 and joins the
-    // renewal like any other request of the old session.
-    const sessionId = this.#sessionId;
-    let computed: HeadersInit | Promise<HeadersInit>;
-    try {
-      if (this.#requestHeaders === undefined) {
-        return this.#send(method, message, body, lastEventId, signal, sessionId, undefined);
-      }
-      computed = this.#requestHeaders(message);
-    } catch (error) {
-      return Promise.reject(error); // fails as the awaited request, not in the caller's turn
-    }
-    return Promise.resolve(computed).then((extra) =>
-      this.#send(method, message, body, lastEventId, signal, sessionId, extra)
-    );
+    return this.#start(method, message, body, lastEventId, signal);
   }
 
-  #send(
+  /**
+   * A POST whose answer goes to `onResponse` and whose failure (a network error already made a
+   * {@link TransportError}) goes to `onError`, both in the turn the answer arrives: the hot path
+   * of a request, with no promise turn between fetch and the caller's handler.
+   */
+  exchange<T>(
+    message: JsonRpcMessage,
+    body: string,
+    onResponse: (response: Response) => T | PromiseLike<T>,
+    onError: (error: unknown) => T | PromiseLike<T>,
+  ): Promise<T> {
+    return this.#start("POST", message, body, undefined, this.#signal, onResponse, onError);
+  }
+
+  #start<T = Response>(
     method: "POST" | "GET" | "DELETE",
     message: JsonRpcMessage | undefined,
     body: string | undefined,
     lastEventId: string | undefined,
     signal: AbortSignal,
+    onResponse?: (response: Response) => T | PromiseLike<T>,
+    onError?: (error: unknown) => T | PromiseLike<T>,
+  ): Promise<T> {
+    // The session as it is now: a renewal that starts while the headers are computed must not
+    // leave this request without an id. Sent under the old one, it gets a 404 and joins the
+    // renewal like any other request of the old session.
+    const sessionId = this.#sessionId;
+    // Only fetch's own failures are rewritten; a wrapped fetch's typed errors pass as they are.
+    const failed = (error: unknown): T | PromiseLike<T> => {
+      const rewritten = signal.aborted || !(error instanceof TypeError)
+        ? error
+        : networkError(error, method, this.url);
+      if (onError) return onError(rewritten);
+      throw rewritten;
+    };
+    let computed: HeadersInit | Promise<HeadersInit>;
+    try {
+      if (this.#requestHeaders === undefined) {
+        const headers = this.#headersOf(method, message, body, lastEventId, sessionId, undefined);
+        return this.#fetchWith(method, headers, body, signal, onResponse, failed);
+      }
+      computed = this.#requestHeaders(message);
+    } catch (error) {
+      // fails as the awaited request, not in the caller's turn
+      return onError ? Promise.reject(error).then(undefined, onError) : Promise.reject(error);
+    }
+    return Promise.resolve(computed).then((extra) => {
+      let headers: Record<string, string>;
+      try {
+        headers = this.#headersOf(method, message, body, lastEventId, sessionId, extra);
+      } catch (error) {
+        if (onError) return onError(error);
+        throw error;
+      }
+      return this.#fetchWith(method, headers, body, signal, onResponse, failed);
+    }, onError);
+  }
+
+  #fetchWith<T>(
+    method: "POST" | "GET" | "DELETE",
+    headers: Record<string, string>,
+    body: string | undefined,
+    signal: AbortSignal,
+    onResponse: ((response: Response) => T | PromiseLike<T>) | undefined,
+    failed: (error: unknown) => T | PromiseLike<T>,
+  ): Promise<T> {
+    return fetchWithinOrigin(
+      this.#fetch,
+      this.url,
+      { method, headers, body: body ?? null, signal, redirect: "manual" },
+      onResponse,
+      failed,
+    );
+  }
+
+  /** The headers of one request: ours, the computed ones, and the session's and revision's. */
+  #headersOf(
+    method: "POST" | "GET" | "DELETE",
+    message: JsonRpcMessage | undefined,
+    body: string | undefined,
+    lastEventId: string | undefined,
     sessionId: string | undefined,
     computed: HeadersInit | undefined,
-  ): Promise<Response> {
+  ): Record<string, string> {
     // A plain record, lowercased keys: one conversion inside fetch instead of a Headers.set
     // (with its validation) per header on the hot path.
     const headers: Record<string, string> = { ...this.#base };
@@ -244,16 +304,7 @@ export class HttpChannel {
     if (version !== undefined) headers["mcp-protocol-version"] = version;
     if (declared && message) this.#modernHeaders(message, headers);
     if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
-    return fetchWithinOrigin(this.#fetch, this.url, {
-      method,
-      headers,
-      body: body ?? null,
-      signal,
-    }, (error) => {
-      // Only fetch's own failures are rewritten; a wrapped fetch's typed errors pass as they are.
-      if (signal.aborted || !(error instanceof TypeError)) throw error;
-      throw networkError(error, method, this.url);
-    });
+    return headers;
   }
 
   /** Mcp-Method, Mcp-Name and the Mcp-Param-* headers of a tools/call (revision 2026-07-28). */

@@ -46,37 +46,40 @@ export class ErrorBody extends Error {
 }
 
 /**
- * POSTs a message; handles session expiry and retries; returns a successful response, or
- * `undefined` when a request is no longer `wanted` (asked with its id) by the time it would be
- * sent. `unlimited` sends a request past the gate.
+ * POSTs a message; handles session expiry and retries. The successful response goes to
+ * `onResponse`, or `undefined` when a request is no longer `wanted` (asked with its id) by the
+ * time it would be sent; a failure goes to `onError`. `unlimited` sends a request past the gate.
  *
- * The common case (a free slot, no renewal under way, a 2xx answer) takes no async frame of its
- * own: the POST goes out in this turn and its response passes straight through. Anything else
- * (a wait for a slot or a renewal, an error status to retry, renew on or report) goes through
- * {@link postLoop}.
+ * The common case (a free slot, no renewal under way, a 2xx answer) takes no async frame and no
+ * promise turn of its own: the POST goes out in this turn, and its response reaches `onResponse`
+ * in the turn fetch settles, the slot given back on the way. Anything else (a wait for a slot or
+ * a renewal, an error status to retry, renew on or report) goes through {@link postLoop}.
  */
-export function post(
+export function post<T>(
   link: HttpLink,
   session: SessionKeeper,
   message: JsonRpcMessage,
+  onResponse: (response: Response | undefined) => T | PromiseLike<T>,
+  onError: (error: unknown) => T | PromiseLike<T>,
   wanted?: (id: RequestId) => boolean,
   unlimited = false,
-): Promise<Response | undefined> {
+): Promise<T> {
   const gated = !unlimited && takesSlot(message);
   const body = JSON.stringify(message);
   if (session.renewing !== undefined || (gated && !link.gate.tryEnter())) {
-    return postLoop(link, session, message, wanted, gated, body);
+    return postLoop(link, session, message, wanted, gated, body).then(onResponse, onError);
   }
   // Nothing was awaited, so a request is still wanted: the session gave up on nothing meanwhile.
   const sessionId = link.channel.sessionId;
-  return link.channel.request("POST", message, body).then((response) => {
+  return link.channel.exchange(message, body, (response) => {
     if (gated) link.gate.leave(); // the slot is held until the headers arrive
     return response.ok
-      ? response
-      : postLoop(link, session, message, wanted, gated, body, { response, sessionId });
+      ? onResponse(response)
+      : postLoop(link, session, message, wanted, gated, body, { response, sessionId })
+        .then(onResponse, onError);
   }, (error) => {
     if (gated) link.gate.leave();
-    throw error;
+    return onError(error);
   });
 }
 

@@ -274,38 +274,58 @@ export class StreamableHttpTransport implements Transport {
    */
   #send(message: JsonRpcMessage): Promise<void> {
     const request = "method" in message && "id" in message ? message as JsonRpcRequest : undefined;
-    let sent: Promise<Response | undefined>;
+    // One handler pair per POST, given to fetch's own promise, each failure routed to #failed
+    // where it arises: each promise turn here costs hundreds of instructions.
+    const failed = (error: unknown) => this.#failed(message, request, error);
     try {
       if (request) {
         this.#ledger.add(request, declaredVersion(request) !== undefined);
         if (request.method === "initialize") this.#session.rememberInitialize(request);
       }
-      sent = post(this.#link, this.#session, message, this.#wanted, this.#ledger.serving);
+      const answered = (response: Response | undefined) =>
+        this.#answered(message, request, response, failed);
+      return post(
+        this.#link,
+        this.#session,
+        message,
+        answered,
+        failed,
+        this.#wanted,
+        this.#ledger.serving,
+      );
     } catch (error) {
-      sent = Promise.reject(error); // a message JSON cannot carry fails like a refused POST
+      // a message JSON cannot carry fails like a refused POST
+      return Promise.reject(error).then(undefined, failed);
     }
-    // One handler pair per POST, each failure routed to #failed where it arises, rather than a
-    // catch-all turn at the end: each promise turn here costs a few thousand instructions.
-    const failed = (error: unknown) => this.#failed(message, request, error);
-    return sent.then((response) => {
-      if (!response) return void this.#ledger.forget(request!.id); // cancelled while queued
-      if ("method" in message && message.method === "notifications/initialized") {
-        // A notification's answer has no body worth reading; the session is open once it is in.
-        return (response.body ? response.body.cancel() : SENT).then(() => {
-          try {
-            this.#session.markInitialized();
-            this.#listen();
-          } catch (error) {
-            failed(error);
-          }
-        }, failed);
-      }
-      try {
-        return this.#accept(response, request, failed);
-      } catch (error) {
-        failed(error);
-      }
-    }, failed);
+  }
+
+  /**
+   * The successful answer to a POST, or `undefined` for a request given up on while it waited to
+   * be sent. Never throws, and the promise it returns never rejects.
+   */
+  #answered(
+    message: JsonRpcMessage,
+    request: JsonRpcRequest | undefined,
+    response: Response | undefined,
+    failed: (error: unknown) => void,
+  ): Promise<void> | void {
+    if (!response) return void this.#ledger.forget(request!.id); // cancelled while queued
+    if ("method" in message && message.method === "notifications/initialized") {
+      // A notification's answer has no body worth reading; the session is open once it is in.
+      return (response.body ? response.body.cancel() : SENT).then(() => {
+        try {
+          this.#session.markInitialized();
+          this.#listen();
+        } catch (error) {
+          failed(error);
+        }
+      }, failed);
+    }
+    try {
+      return this.#accept(response, request, failed);
+    } catch (error) {
+      failed(error);
+    }
   }
 
   /** A POST that failed: the request fails with the error, or a diagnostic says what was lost. */
