@@ -123,7 +123,7 @@ Options:
   --cwd <dir>        the server's working directory
   -t, --timeout <ms> request timeout in milliseconds (default 60000)
   --grace <ms>       on exit, how long a stdio server gets after its stdin closes, then after
-                     SIGTERM, before its process group gets SIGTERM, then SIGKILL (default 200)
+                     SIGTERM, before its process group gets SIGTERM, then SIGKILL (default 100)
   --root <dir>       a root offered to the server (repeatable; default: none, and the client
                      does not declare the roots capability)
   --elicit <policy>  answer elicitation with accept-defaults or decline (default: ask on a TTY)
