@@ -245,18 +245,15 @@ export class HttpChannel {
       computed = this.#requestHeaders(message);
     } catch (error) {
       // fails as the awaited request, not in the caller's turn
-      return onError ? Promise.reject(error).then(undefined, onError) : Promise.reject(error);
+      return Promise.reject(error).then(undefined, onError);
     }
-    return Promise.resolve(computed).then((extra) => {
-      let headers: Record<string, string>;
-      try {
-        headers = this.#headersOf(method, message, body, lastEventId, sessionId, extra);
-      } catch (error) {
-        if (onError) return onError(error);
-        throw error;
-      }
-      return this.#fetchWith(method, headers, body, signal, onResponse, failed);
-    }, onError);
+    // Computed headers that fail, or that are not headers, fail the request like the above.
+    return Promise.resolve(computed)
+      .then((extra) => this.#headersOf(method, message, body, lastEventId, sessionId, extra))
+      .then(
+        (headers) => this.#fetchWith(method, headers, body, signal, onResponse, failed),
+        onError,
+      );
   }
 
   #fetchWith<T>(

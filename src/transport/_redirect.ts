@@ -4,6 +4,7 @@
 import { TransportError } from "../errors.ts";
 import { displayUrl } from "./_http.ts";
 
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_HOPS = 5;
 
 /**
@@ -23,7 +24,7 @@ export function fetchWithinOrigin<T = Response>(
 ): Promise<T> {
   const manual = init.redirect === "manual" ? init : { ...init, redirect: "manual" as const };
   return fetchFn(url.href, manual).then((response) => {
-    if (!isRedirect(response.status)) {
+    if (!REDIRECTS.has(response.status)) {
       return onResponse ? onResponse(response) : response as T;
     }
     const followed = follow(fetchFn, url, manual, response);
@@ -31,11 +32,6 @@ export function fetchWithinOrigin<T = Response>(
       ? followed.then(onResponse, onError)
       : followed.then(undefined, onError) as Promise<T>;
   }, onError);
-}
-
-/** Whether a status redirects (301, 302, 303, 307, 308). */
-function isRedirect(status: number): boolean {
-  return status >= 301 && status <= 308 && status !== 304 && status !== 305 && status !== 306;
 }
 
 async function follow(
@@ -64,7 +60,7 @@ async function follow(
     }
     current = next;
     response = await fetchFn(current.href, init);
-    if (!isRedirect(response.status)) return response;
+    if (!REDIRECTS.has(response.status)) return response;
   }
   await response.body?.cancel();
   throw new TransportError(`Too many redirects from ${displayUrl(url)}`);
