@@ -1,10 +1,16 @@
 // The contenders of bench/http.ts: the bare fetch loop (the limit), this client, the layer rows
-// that show where its time goes (the bare loop with the fetch options this transport's safety
-// needs; this client on the least transport it can run on, without and with those options), and
-// the official SDK v2 client. Each runs in a process of its own, started by bench/http.ts.
+// that show where its time goes (the bare loop doing all any safe client owes each call, the
+// floor of a safe client; this client on the least transport it can run on, without and with the
+// fetch options this transport's safety needs), and the official SDK v2 client. Each runs in a process of its own, started by bench/http.ts.
 
 import { Client as SdkV2Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { Client, type JsonRpcMessage, StreamableHttpTransport, type Transport } from "../mod.ts";
+import {
+  Client,
+  type JsonRpcMessage,
+  StreamableHttpTransport,
+  toMessage,
+  type Transport,
+} from "../mod.ts";
 import { callRunner, type Runner } from "./_runner.ts";
 
 const CLIENT_INFO = { name: "bench", version: "1.0.0" };
@@ -13,16 +19,54 @@ const CLIENT_INFO = { name: "bench", version: "1.0.0" };
 export type Era = "2025-11-25" | "2026-07-28";
 
 /**
- * One POST per call with nothing around it: the body read as text and parsed, SSE or not. It sends
- * what the revision asks of every request and no more: in 2026-07-28, the `_meta` naming the
- * revision, the client's capabilities and identity, and the Mcp-Method and Mcp-Name headers.
+ * How much a bare loop does besides its POST: nothing (`bare`, the limit), or everything any safe
+ * client owes each call with no client around it (`owed`): the fetch options
+ * StreamableHttpTransport's safety needs (see LeastTransport), and {@link owedAnswer}.
  */
-function bareFetch(url: string, era: Era, options = false): Promise<Runner> {
+type BareLevel = "bare" | "owed";
+
+/** Redirect statuses: with `redirect: "manual"` a client sees them and must not take them as answers. */
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** The size bound of the `owed` loop: StreamableHttpTransport's default `maxBytes`. */
+const MAX_BYTES = 10 * 1024 * 1024;
+
+/**
+ * What any safe client does with an answer, and nothing more: the status and redirect checks,
+ * the content type's dispatch (JSON, or SSE read as the bare loop reads it), the declared length
+ * and encoding (the bound on what is read: Deno inflates a compressed body past its declared
+ * length), the parse, the message's shape (this client's own `toMessage()`) and its id.
+ */
+async function owedAnswer(response: Response, id: number): Promise<JsonRpcMessage> {
+  if (REDIRECTS.has(response.status)) throw new Error(`redirected (${response.status})`);
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  const type = (response.headers.get("content-type") ?? "").toLowerCase();
+  const sse = type.includes("text/event-stream");
+  if (!sse && !type.includes("application/json")) throw new Error(`content type ${type}`);
+  const length = response.headers.get("content-length");
+  if (
+    length === null || response.headers.get("content-encoding") !== null ||
+    Number(length) > MAX_BYTES
+  ) {
+    throw new Error("no declared length within the bound");
+  }
+  const text = await response.text();
+  const message = toMessage(JSON.parse(sse ? text.slice(text.indexOf("{")) : text));
+  if (!("result" in message) || message.id !== id) throw new Error("not this call's answer");
+  return message;
+}
+
+/**
+ * One POST per call, with nothing around it but what `level` names; the body read as text and
+ * parsed, SSE or not. It sends what the revision asks of every request and no more: in
+ * 2026-07-28, the `_meta` naming the revision, the client's capabilities and identity, and the
+ * Mcp-Method and Mcp-Name headers.
+ */
+function bareFetch(url: string, era: Era, level: BareLevel = "bare"): Promise<Runner> {
   let id = 0;
-  // With `options`, what StreamableHttpTransport's safety asks of each fetch (see LeastTransport).
   const abort = new AbortController();
-  const target: string | URL = options ? new URL(url) : url;
-  const extra: RequestInit = options ? { signal: abort.signal, redirect: "manual" } : {};
+  const owed = level === "owed";
+  const target: string | URL = owed ? new URL(url) : url;
+  const extra: RequestInit = owed ? { signal: abort.signal, redirect: "manual" } : {};
   const modern = era === "2026-07-28";
   const headers: Record<string, string> = {
     accept: "application/json, text/event-stream",
@@ -38,8 +82,12 @@ function bareFetch(url: string, era: Era, options = false): Promise<Runner> {
   const call = async () => {
     const params: Record<string, unknown> = { name: "echo", arguments: { text: "hi" } };
     if (modern) params._meta = meta;
-    const body = JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params });
-    const response = await fetch(target, { method: "POST", headers, body, ...extra });
+    const mine = ++id;
+    const body = JSON.stringify({ jsonrpc: "2.0", id: mine, method: "tools/call", params });
+    // A client's headers are its own per request (a session id comes and goes): copied, at `owed`.
+    const sent = owed ? { ...headers } : headers;
+    const response = await fetch(target, { method: "POST", headers: sent, body, ...extra });
+    if (owed) return owedAnswer(response, mine);
     const text = await response.text();
     return JSON.parse(text.startsWith("{") ? text : text.slice(text.indexOf("{")));
   };
@@ -144,7 +192,8 @@ async function ours(url: string, era: Era): Promise<Runner> {
 
 export const OURS = "mcp-inspect";
 const BARE_AGAIN = "bare fetch again";
-const BARE_OPTIONS = "bare fetch + fetch options";
+/** The bare loop doing all any safe client owes each call: the floor of a safe client. */
+export const BARE_OWED = "bare fetch + all a client owes";
 export const SDK = "sdk v2 2.4.0";
 const LEAST = "client, least transport";
 const LEAST_OPTIONS = "… + fetch options";
@@ -162,11 +211,10 @@ export const CONTENDERS: HttpContender[] = [
     connect: (url) => bareFetch(url, "2025-11-25"),
   },
   {
-    // Where this client's time goes, from the limit down: what the fetch options alone cost,
-    // then the client and session, then both together (see LeastTransport).
-    name: BARE_OPTIONS,
+    // The floor of any safe client: the fetch options and every check of the answer, no client.
+    name: BARE_OWED,
     era: "2025-11-25",
-    connect: (url) => bareFetch(url, "2025-11-25", true),
+    connect: (url) => bareFetch(url, "2025-11-25", "owed"),
   },
   { name: OURS, era: "2025-11-25", connect: (url) => ours(url, "2025-11-25") },
   {

@@ -8,8 +8,9 @@
 // sequential calls (the JIT and lazy loads count), warms every contender up, then measures steady
 // calls, sequential ones alternating the contenders in slices of calls. The bare loop runs twice
 // for 2025-11-25: the second row shows how far apart identical code measures. Three more rows show
-// where this client's time goes: the bare loop with the fetch options this transport's safety
-// needs, and the client on the least transport it can run on, without and with those options
+// where this client's time goes: the bare loop doing all any safe client owes each call (the fetch
+// options this transport's safety needs and every check of the answer: the floor of a safe
+// client), and the client on the least transport it can run on, without and with those options
 // (the contenders are in _http_contenders.ts). Targets: ≥ 0.9× the bare loop sequentially
 // (steady) with JSON answers, judged on the unrounded ratio, and ≥ 1.5× the SDK in every mode.
 //
@@ -20,7 +21,7 @@
 // Usage: deno task bench:http [--calls N] [--rounds N] [--warmup N] [--fresh N] [--answers json|sse]
 //   [--no-pin] [--json]
 
-import { CONTENDERS, type Era, OURS, SDK } from "./_http_contenders.ts";
+import { BARE_OWED, CONTENDERS, type Era, OURS, SDK } from "./_http_contenders.ts";
 import { ContenderProcess, type Sample, serveContender } from "./_contender_process.ts";
 import { type CpuSplit, cpuSplit, onCpus } from "./_cpus.ts";
 import { alternate, steadyRound } from "./_rounds.ts";
@@ -293,6 +294,14 @@ if (import.meta.main && Deno.args[0] === "--contender") {
       );
     }
     const mine = find(OURS, "2025-11-25");
+    const owed = find(BARE_OWED, "2025-11-25");
+    const floor = versus(owed, find("bare fetch", "2025-11-25"), "sequential");
+    const aboveFloor = versus(mine, owed, "sequential");
+    report[`${mode} 2025-11-25 floor`] = { floor, oursOverFloor: aboveFloor };
+    verdicts.push(
+      `${mode} 2025-11-25: ${BARE_OWED} (the floor of a safe client) / bare fetch: sequential ` +
+        `${floor.toFixed(3)}×; ${OURS} / that floor: sequential ${aboveFloor.toFixed(3)}×`,
+    );
     const sdk = find(SDK, "2025-11-25");
     const seq = versus(mine, sdk, "sequential");
     const conc = versus(mine, sdk, "concurrent");
