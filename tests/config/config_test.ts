@@ -1,18 +1,9 @@
 import assert from "node:assert/strict";
 import { ConfigError, loadConfig, parseConfig } from "../../src/manager/mod.ts";
+import { rejectsWith } from "../_helpers.ts";
 
 const dir = new URL("../../testdata/configs/", import.meta.url).pathname;
 const path = (name: string): string => `${dir}${name}`;
-
-async function rejection(promise: Promise<unknown>): Promise<ConfigError> {
-  let caught: unknown;
-  await assert.rejects(promise, (error) => {
-    caught = error;
-    return true;
-  });
-  assert.ok(caught instanceof ConfigError, `expected ConfigError, got ${caught}`);
-  return caught;
-}
 
 Deno.test("loadConfig() reads Claude Desktop's mcpServers with command, args and env", async () => {
   const loaded = await loadConfig(path("claude_desktop.json"), { env: { HOME: "/home/ada" } });
@@ -111,7 +102,7 @@ Deno.test("loadConfig() names the file, the server and the variable that is not 
 
 Deno.test("loadConfig() reports a syntax error with its line and column", async () => {
   const file = path("broken_syntax.jsonc");
-  const error = await rejection(loadConfig(file));
+  const error = await rejectsWith(loadConfig(file), ConfigError);
   assert.equal(
     error.message,
     `Cannot parse config file "${file}" at line 4, column 5: comma expected`,
@@ -143,12 +134,12 @@ Deno.test("loadConfig() skips each invalid entry with its reason and loads the o
 
 Deno.test("loadConfig() rejects a file without a server list, and a missing file", async () => {
   const file = path("no_servers.json");
-  const error = await rejection(loadConfig(file));
+  const error = await rejectsWith(loadConfig(file), ConfigError);
   assert.equal(
     error.message,
     `Cannot load config file "${file}": expected "mcpServers" (Claude Desktop, Cursor, Claude Code) or "servers" (VS Code) at the top level`,
   );
-  const missing = await rejection(loadConfig(path("nope.json")));
+  const missing = await rejectsWith(loadConfig(path("nope.json")), ConfigError);
   assert.match(missing.message, /^Cannot read config file ".*nope\.json": /);
 });
 

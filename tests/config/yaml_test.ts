@@ -1,19 +1,9 @@
 import assert from "node:assert/strict";
 import { ConfigError, loadConfig, ServerManager } from "../../src/manager/mod.ts";
-import { fakeServer } from "../_helpers.ts";
+import { fakeServer, rejectsWith } from "../_helpers.ts";
 
 const dir = new URL("../../testdata/configs/", import.meta.url).pathname;
 const path = (name: string): string => `${dir}${name}`;
-
-async function rejection(promise: Promise<unknown>): Promise<ConfigError> {
-  let caught: unknown;
-  await assert.rejects(promise, (error) => {
-    caught = error;
-    return true;
-  });
-  assert.ok(caught instanceof ConfigError, `expected ConfigError, got ${caught}`);
-  return caught;
-}
 
 Deno.test("loadConfig() reads mcp.servers[] and mcp.pool of a YAML file in the design's shape", async () => {
   const loaded = await loadConfig(path("design.yaml"), {
@@ -89,7 +79,7 @@ Deno.test("loadConfig() skips bad YAML entries and reports each with its line an
 
 Deno.test("loadConfig() rejects a YAML syntax error with the file, line and column", async () => {
   const file = path("broken_syntax.yaml");
-  const error = await rejection(loadConfig(file));
+  const error = await rejectsWith(loadConfig(file), ConfigError);
   assert.equal(error.file, file);
   assert.equal(error.line, 6);
   assert.equal(error.column, 5);
@@ -100,14 +90,14 @@ Deno.test("loadConfig() rejects a YAML syntax error with the file, line and colu
 });
 
 Deno.test("loadConfig() rejects duplicate keys in a .yml file", async () => {
-  const error = await rejection(loadConfig(path("duplicate_keys.yml")));
+  const error = await rejectsWith(loadConfig(path("duplicate_keys.yml")), ConfigError);
   assert.equal(error.line, 5);
   assert.equal(error.column, 7);
   assert.match(error.message, /unique/i);
 });
 
 Deno.test("loadConfig() rejects a YAML file without mcp.servers, pointing at what is there", async () => {
-  const error = await rejection(loadConfig(path("no_servers.yaml")));
+  const error = await rejectsWith(loadConfig(path("no_servers.yaml")), ConfigError);
   assert.equal(error.line, 2);
   assert.equal(error.column, 3);
   assert.match(error.message, /expected a list at "mcp\.servers"/);
