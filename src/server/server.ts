@@ -224,11 +224,22 @@ export class McpServer {
    * ```
    */
   open(channel?: { send(message: JsonRpcMessage): void }): McpServerConnection {
+    return this.#open(channel);
+  }
+
+  /** A new connection; `closed` hears when it closes, whoever closes it. */
+  #open(
+    channel: { send(message: JsonRpcMessage): void } | undefined,
+    closed?: () => void,
+  ): ServerConnection {
     const connection: ServerConnection = new ServerConnection(
       this.#definition,
       channel,
       this.#subscriptions,
-      () => this.#connections.delete(connection),
+      () => {
+        this.#connections.delete(connection);
+        closed?.();
+      },
     );
     this.#connections.add(connection);
     return connection;
@@ -258,10 +269,13 @@ export class McpServer {
   async serve(transport: Transport): Promise<void> {
     await transport.start();
     const writer = transport.writable.getWriter();
-    const connection = this.open({
-      send: (message) => void writer.write(message).catch(() => {}),
-    });
     const reader = transport.readable.getReader();
+    // A connection closed from this side (closeAll()) ends the read below, and so closes the
+    // transport: the client learns at once instead of waiting for answers that never come.
+    const connection = this.#open(
+      { send: (message) => void writer.write(message).catch(() => {}) },
+      () => void reader.cancel().catch(() => {}),
+    );
     try {
       while (true) {
         const { value, done } = await reader.read();
@@ -356,7 +370,7 @@ export class McpServer {
   }
 
   /**
-   * Closes every connection.
+   * Closes every connection; those being served by {@link serve} close their transports too.
    *
    * @example Dropping every connection at once
    * ```ts
