@@ -10,15 +10,18 @@
  *   {@link CapabilityError} and {@link ValidationError} are raised locally.
  *
  * @example Listing and calling tools of a local server
- * ```ts ignore
+ * ```ts
  * import { Client, StdioTransport } from "@mcp-inspect/client";
  *
+ * // A test server of this repository
+ * const server = new URL("testdata/servers/everything.ts", import.meta.url).href;
  * await using client = await Client.connect(
- *   new StdioTransport({ command: "deno", args: ["run", "server.ts"] }),
+ *   new StdioTransport({ command: "deno", args: ["run", "--allow-env", server] }),
  * );
  * const tools = await client.listTools(); // every page
  * const result = await client.callTool("echo", { text: "hi" }, { timeoutMs: 5_000 });
  * console.log(tools.map((tool) => tool.name), result.content);
+ * // ["echo", "add", ...] [{ type: "text", text: "hi" }]
  * ```
  *
  * The other audiences have entry points of their own: `@mcp-inspect/client/manager` (many

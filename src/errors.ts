@@ -25,7 +25,8 @@ export * from "./transport_errors.ts";
  * try {
  *   await client.callTool("slow", {}, { timeoutMs: 100 });
  * } catch (error) {
- *   if (error instanceof TimeoutError) console.log(`${error.method} timed out after ${error.timeoutMs} ms`);
+ *   if (!(error instanceof TimeoutError)) throw error;
+ *   console.log(`${error.method} timed out after ${error.timeoutMs} ms`);
  * } // "tools/call timed out after 100 ms"
  * ```
  */
@@ -145,7 +146,8 @@ export class ProtocolError extends Error {
  * const fake = new FakeServer({ tools: [{ name: "echo" }] });
  * await using client = await Client.connect(fake.transport());
  * await client.listPrompts().catch((error) => {
- *   if (error instanceof CapabilityError) console.log(error.capability); // "prompts"
+ *   if (!(error instanceof CapabilityError)) throw error;
+ *   console.log(error.capability); // "prompts"
  * });
  * ```
  */
@@ -203,7 +205,8 @@ export class CapabilityError extends Error {
  * const fake = new FakeServer({ tools: [{ name: "add", outputSchema, handler }] });
  * await using client = await Client.connect(fake.transport());
  * await client.callTool("add", { a: 1, b: 2 }).catch((error) => {
- *   if (error instanceof ValidationError) console.log(error.issues); // ["/sum must be number"]
+ *   if (!(error instanceof ValidationError)) throw error;
+ *   console.log(error.issues); // ["/sum must be number"]
  * });
  * ```
  */

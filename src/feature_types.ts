@@ -19,9 +19,17 @@ export type JsonSchema = Record<string, unknown>;
 /**
  * Hints about a tool's behaviour. They are hints from the server, not guarantees.
  *
- * @example Confirming before a destructive tool runs
- * ```ts ignore
- * if (tool.annotations?.destructiveHint) await confirm(`Run ${tool.name}?`);
+ * @example Finding the tools to confirm before they run
+ * ```ts
+ * import { Client } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer({
+ *   tools: [{ name: "search" }, { name: "drop_table", annotations: { destructiveHint: true } }],
+ * });
+ * await using client = await Client.connect(fake.transport());
+ * const risky = (await client.listTools()).filter((tool) => tool.annotations?.destructiveHint);
+ * console.log(risky.map((tool) => tool.name)); // ["drop_table"]: ask the user first
  * ```
  */
 export interface ToolAnnotations {

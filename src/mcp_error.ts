@@ -14,7 +14,8 @@
  * try {
  *   await client.callTool("missing", {});
  * } catch (error) {
- *   if (error instanceof McpError) console.log(error.code, error.data); // -32602 undefined
+ *   if (!(error instanceof McpError)) throw error;
+ *   console.log(error.code, error.data); // -32602 undefined
  * }
  * ```
  */
@@ -93,7 +94,8 @@ export class UnsupportedProtocolVersionError extends McpError {
  * import { mcpErrorFrom, MissingRequiredClientCapabilityError } from "@mcp-inspect/client";
  * const data = { requiredCapabilities: { sampling: {} } };
  * const error = mcpErrorFrom(-32021, "Client does not support sampling", data);
- * if (error instanceof MissingRequiredClientCapabilityError) console.log(error.data);
+ * if (!(error instanceof MissingRequiredClientCapabilityError)) throw error;
+ * console.log(error.data);
  * ```
  */
 export class MissingRequiredClientCapabilityError extends McpError {
@@ -117,8 +119,20 @@ export class MissingRequiredClientCapabilityError extends McpError {
  * example a `Mcp-Param-*` header for a tool whose schema changed.
  *
  * @example Fetching the tools again after a mismatch
- * ```ts ignore
- * if (error instanceof HeaderMismatchError) await client.listTools({ bypassCache: true });
+ * ```ts
+ * import { Client, HeaderMismatchError } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const mismatch = { code: -32020, message: "Mcp-Param-Query does not match the body" };
+ * const fake = new FakeServer({
+ *   tools: [{ name: "search" }],
+ *   misbehave: { failWith: { "tools/call": mismatch } },
+ * });
+ * await using client = await Client.connect(fake.transport());
+ * await client.callTool("search", { query: "mcp" }).catch(async (error) => {
+ *   if (!(error instanceof HeaderMismatchError)) throw error;
+ *   await client.listTools({ bypassCache: true });
+ * });
  * ```
  */
 export class HeaderMismatchError extends McpError {
@@ -141,9 +155,23 @@ export class HeaderMismatchError extends McpError {
  * A resource does not exist: -32002 before 2026-07-28, -32602 with a `uri` in `data` since.
  *
  * @example Reporting the missing URI
- * ```ts ignore
+ * ```ts
+ * import { Client, McpError, MemoryTransport, ResourceNotFoundError } from "@mcp-inspect/client";
+ * import { McpServer } from "@mcp-inspect/client/server";
+ *
+ * const server = new McpServer({
+ *   serverInfo: { name: "files", version: "1.0.0" },
+ *   capabilities: { resources: {} },
+ *   handlers: {
+ *     "resources/read": ({ uri }) => {
+ *       throw new McpError(-32602, "Resource not found", { uri }); // the 2026-07-28 shape
+ *     },
+ *   },
+ * });
+ * await using client = await Client.connect(MemoryTransport.serving((end) => server.serve(end)));
  * await client.readResource("file:///nope").catch((error) => {
- *   if (error instanceof ResourceNotFoundError) console.log(error.uri);
+ *   if (!(error instanceof ResourceNotFoundError)) throw error;
+ *   console.log(error.uri); // "file:///nope"
  * });
  * ```
  */

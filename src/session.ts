@@ -78,12 +78,25 @@ export interface Progress {
  * Per-request options: cancellation, timeouts and progress.
  *
  * @example Cancel a call after 5 s of silence, but allow progress to keep it alive
- * ```ts ignore
+ * ```ts
+ * import { Client } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer({
+ *   tools: [{
+ *     name: "build",
+ *     handler: (_args, { progress }) => {
+ *       progress({ progress: 1, total: 2, message: "Compiling" });
+ *       return "Built";
+ *     },
+ *   }],
+ * });
+ * await using client = await Client.connect(fake.transport());
  * await client.callTool("build", {}, {
  *   timeoutMs: 5_000,
  *   resetTimeoutOnProgress: true,
  *   maxTotalTimeoutMs: 120_000,
- *   onProgress: (p) => console.error(p.message),
+ *   onProgress: (p) => console.error(p.message), // "Compiling"
  * });
  * ```
  */

@@ -15,7 +15,8 @@
  * try {
  *   await Client.connect(new StdioTransport({ command: "no-such-server" }));
  * } catch (error) {
- *   if (error instanceof TransportError) console.error(error.message);
+ *   if (!(error instanceof TransportError)) throw error;
+ *   console.error(error.message);
  *   // Cannot start server "no-such-server": command "no-such-server" not found on PATH
  * }
  * ```
@@ -61,10 +62,18 @@ export interface ConnectionClosedInfo {
  * itself.
  *
  * @example Why a server process ended
- * ```ts ignore
- * await client.callTool("crash", {}).catch((error) => {
- *   if (error instanceof ConnectionClosedError) console.error(error.exitCode, error.stderrTail);
+ * ```ts
+ * import { Client, ConnectionClosedError, StdioTransport } from "@mcp-inspect/client";
+ *
+ * // A server that exits at startup, as one missing its configuration does
+ * const transport = new StdioTransport({
+ *   command: "deno",
+ *   args: ["eval", "console.error('fatal: DATABASE_URL is not set'); Deno.exit(3)"],
  * });
+ * await Client.connect(transport).catch((error) => {
+ *   if (!(error instanceof ConnectionClosedError)) throw error;
+ *   console.error(error.exitCode, error.stderrTail);
+ * }); // 3 ["fatal: DATABASE_URL is not set"]
  * ```
  */
 export class ConnectionClosedError extends TransportError {
@@ -106,9 +115,16 @@ export class ConnectionClosedError extends TransportError {
  * URL (without its query), never a header value.
  *
  * @example Retrying later when the server is overloaded
- * ```ts ignore
- * await client.ping().catch((error) => {
- *   if (error instanceof HttpError && error.status === 503) console.log("retry later", error.retryAfterMs);
+ * ```ts
+ * import { Client, HttpError, StreamableHttpTransport } from "@mcp-inspect/client";
+ *
+ * const busy = () => new Response("Busy", { status: 503, headers: { "Retry-After": "120" } });
+ * await using server = Deno.serve({ port: 0, onListen() {} }, busy);
+ * const url = `http://127.0.0.1:${server.addr.port}/mcp`;
+ * // maxRetries: 0, or the transport itself retries idempotent requests after Retry-After
+ * await Client.connect(new StreamableHttpTransport({ url, maxRetries: 0 })).catch((error) => {
+ *   if (!(error instanceof HttpError) || error.status !== 503) throw error;
+ *   console.log("retry later", error.retryAfterMs); // "retry later" 120000
  * });
  * ```
  */
@@ -161,10 +177,19 @@ export interface AuthChallenge {
  * `WWW-Authenticate` challenges tell what to do next.
  *
  * @example Finding out how to authorize
- * ```ts ignore
- * await Client.connect(transport).catch((error) => {
- *   if (error instanceof AuthorizationError) console.log(error.resourceMetadata, error.scope);
+ * ```ts
+ * import { AuthorizationError, Client, StreamableHttpTransport } from "@mcp-inspect/client";
+ *
+ * await using server = Deno.serve({ port: 0, onListen() {} }, (request) => {
+ *   const metadata = new URL("/.well-known/oauth-protected-resource", request.url);
+ *   const challenge = `Bearer resource_metadata="${metadata}", scope="files:read"`;
+ *   return new Response(null, { status: 401, headers: { "WWW-Authenticate": challenge } });
  * });
+ * const url = `http://127.0.0.1:${server.addr.port}/mcp`;
+ * await Client.connect(new StreamableHttpTransport({ url })).catch((error) => {
+ *   if (!(error instanceof AuthorizationError)) throw error;
+ *   console.log(error.resourceMetadata, error.scope);
+ * }); // "http://127.0.0.1:PORT/.well-known/oauth-protected-resource" "files:read"
  * ```
  */
 export class AuthorizationError extends HttpError {
@@ -243,10 +268,22 @@ export class AuthorizationError extends HttpError {
  * at once.
  *
  * @example Starting over when the session expired
- * ```ts ignore
+ * ```ts
+ * import { Client, SessionExpiredError, StreamableHttpTransport } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * // One session at a time: a new one ends an idle one (an open GET stream keeps it busy)
+ * await using http = new FakeServer().serveHttp({ maxSessions: 1 });
+ * const connect = () => {
+ *   const options = { url: http.url, reinitializeOnExpiry: false, openServerStream: false };
+ *   return Client.connect(new StreamableHttpTransport(options), { protocol: "legacy" });
+ * };
+ * await using client = await connect();
+ * await using _newer = await connect(); // the server ends the idle session of `client`
  * await client.ping().catch((error) => {
- *   if (error instanceof SessionExpiredError) reconnect();
- * });
+ *   if (!(error instanceof SessionExpiredError)) throw error;
+ *   console.log(error.message); // then connect() again
+ * }); // "Session expired: the server answered 404 to ping"
  * ```
  */
 export class SessionExpiredError extends TransportError {

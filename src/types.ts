@@ -285,9 +285,21 @@ export interface ListenFilter {
  * the `io.modelcontextprotocol/tasks` extension of 2026-07-28, normalized to one shape).
  *
  * @example Reading the state of a task
- * ```ts ignore
+ * ```ts
+ * import { Client, MemoryTransport, type TaskInfo } from "@mcp-inspect/client";
+ * import { McpServer } from "@mcp-inspect/client/server";
+ *
+ * const server = new McpServer({
+ *   serverInfo: { name: "builder", version: "1.0.0" },
+ *   capabilities: { tasks: {} },
+ *   handlers: {
+ *     "tasks/get": ({ taskId }) => ({ taskId, status: "working", statusMessage: "Linking" }),
+ *   },
+ * });
+ * const transport = MemoryTransport.serving((end) => server.serve(end));
+ * await using client = await Client.connect(transport, { protocol: "2025-11-25" });
  * const task: TaskInfo = await client.getTask("t1");
- * console.log(task.status, task.statusMessage);
+ * console.log(task.status, task.statusMessage); // "working" "Linking"
  * ```
  */
 export interface TaskInfo {

@@ -66,13 +66,18 @@ export * from "./types.ts";
  * A connection to one MCP server, of either era.
  *
  * @example Listing and calling tools
- * ```ts ignore
- * import { Client, StdioTransport } from "@mcp-inspect/client";
- * await using client = await Client.connect(
- *   new StdioTransport({ command: "deno", args: ["run", "server.ts"] }),
- * );
+ * ```ts
+ * import { Client } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer({
+ *   tools: [{ name: "echo", handler: (args) => String(args.text) }],
+ * });
+ * await using client = await Client.connect(fake.transport());
  * const tools = await client.listTools(); // every page
  * const result = await client.callTool("echo", { text: "hi" }, { timeoutMs: 5_000 });
+ * console.log(tools.map((tool) => tool.name), result.content);
+ * // ["echo"] [{ type: "text", text: "hi" }]
  * ```
  */
 export class Client implements AsyncDisposable {
@@ -599,7 +604,18 @@ export class Client implements AsyncDisposable {
    * The current state of a task.
    *
    * @example Starting a task with a raw request (2025-11-25) and looking at it
-   * ```ts ignore
+   * ```ts
+   * import { Client, MemoryTransport } from "@mcp-inspect/client";
+   * import { McpServer } from "@mcp-inspect/client/server";
+   *
+   * const state = { taskId: "t1", status: "working", statusMessage: "Compiling 3 of 12" };
+   * const server = new McpServer({
+   *   serverInfo: { name: "builder", version: "1.0.0" },
+   *   capabilities: { tools: {}, tasks: { requests: { tools: { call: {} } } } },
+   *   handlers: { "tools/call": () => ({ task: state }), "tasks/get": () => state },
+   * });
+   * const transport = MemoryTransport.serving((end) => server.serve(end));
+   * await using client = await Client.connect(transport, { protocol: "2025-11-25" });
    * const created = await client.request("tools/call", { name: "build", arguments: {}, task: {} });
    * const { taskId } = created.task as { taskId: string };
    * const task = await client.getTask(taskId);
@@ -614,10 +630,24 @@ export class Client implements AsyncDisposable {
    * Asks the server to cancel a task; cancellation is cooperative.
    *
    * @example Cancelling a task, then seeing whether it stopped
-   * ```ts ignore
-   * await client.cancelTask(taskId);
+   * ```ts
+   * import { Client, MemoryTransport } from "@mcp-inspect/client";
+   * import { McpServer } from "@mcp-inspect/client/server";
+   *
+   * const task = { taskId: "t1", status: "working" };
+   * const server = new McpServer({
+   *   serverInfo: { name: "builder", version: "1.0.0" },
+   *   capabilities: { tasks: { cancel: {} } },
+   *   handlers: {
+   *     "tasks/get": () => task,
+   *     "tasks/cancel": () => Object.assign(task, { status: "cancelled" }),
+   *   },
+   * });
+   * const transport = MemoryTransport.serving((end) => server.serve(end));
+   * await using client = await Client.connect(transport, { protocol: "2025-11-25" });
+   * await client.cancelTask("t1");
    * // "cancelled" once the server has acted on it; it may finish first
-   * console.log((await client.getTask(taskId)).status);
+   * console.log((await client.getTask("t1")).status); // "cancelled"
    * ```
    */
   async cancelTask(taskId: string, options: RequestOptions = {}): Promise<void> {
@@ -628,9 +658,19 @@ export class Client implements AsyncDisposable {
    * Lists the server's tasks (2025-11-25; the modern extension has no list).
    *
    * @example Listing the tasks of a 2025-11-25 server
-   * ```ts ignore
+   * ```ts
+   * import { Client, MemoryTransport } from "@mcp-inspect/client";
+   * import { McpServer } from "@mcp-inspect/client/server";
+   *
+   * const server = new McpServer({
+   *   serverInfo: { name: "builder", version: "1.0.0" },
+   *   capabilities: { tasks: { list: {} } },
+   *   handlers: { "tasks/list": () => ({ tasks: [{ taskId: "t1", status: "working" }] }) },
+   * });
+   * const transport = MemoryTransport.serving((end) => server.serve(end));
    * await using client = await Client.connect(transport, { protocol: "2025-11-25" });
    * for (const task of await client.listTasks()) console.log(task.taskId, task.status);
+   * // "t1" "working"
    * ```
    */
   async listTasks(options: ListOptions = {}): Promise<TaskInfo[]> {
@@ -642,9 +682,22 @@ export class Client implements AsyncDisposable {
    * server's input requests through the client's handlers on the way.
    *
    * @example Waiting for a tool's task, for ten minutes at most
-   * ```ts ignore
-   * const result = await client.waitForTask(taskId, { signal: AbortSignal.timeout(600_000) });
-   * console.log(result.content); // the tools/call result the task stood for
+   * ```ts
+   * import { Client, MemoryTransport } from "@mcp-inspect/client";
+   * import { McpServer } from "@mcp-inspect/client/server";
+   *
+   * const server = new McpServer({
+   *   serverInfo: { name: "builder", version: "1.0.0" },
+   *   capabilities: { tasks: {} },
+   *   handlers: {
+   *     "tasks/get": () => ({ taskId: "t1", status: "completed" }),
+   *     "tasks/result": () => ({ content: [{ type: "text", text: "Built" }] }),
+   *   },
+   * });
+   * const transport = MemoryTransport.serving((end) => server.serve(end));
+   * await using client = await Client.connect(transport, { protocol: "2025-11-25" });
+   * const result = await client.waitForTask("t1", { signal: AbortSignal.timeout(600_000) });
+   * console.log(result.content); // [{ type: "text", text: "Built" }]: what tools/call returned
    * ```
    */
   async waitForTask(taskId: string, options: TaskWaitOptions = {}): Promise<JsonObject> {

@@ -12,7 +12,15 @@ import type { Content, JsonSchema } from "../types.ts";
  * What a handler knows about the server's request.
  *
  * @example Passing the cancellation signal on to the model call
- * ```ts ignore
+ * ```ts
+ * import type { SamplingHandler, SamplingRequest } from "@mcp-inspect/client";
+ *
+ * // The host's model call: the signal stops the HTTP request when the server cancels
+ * async function callModel(params: SamplingRequest, signal: AbortSignal) {
+ *   const init = { method: "POST", body: JSON.stringify(params), signal };
+ *   const response = await fetch("https://llm.example/v1/sample", init);
+ *   return await response.json();
+ * }
  * const onSampling: SamplingHandler = async (params, { signal }) => callModel(params, signal);
  * ```
  */

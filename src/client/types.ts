@@ -100,8 +100,23 @@ export interface ClientOptions {
  * Options of {@link Client.waitForTask}.
  *
  * @example Logging each state of a task while waiting
- * ```ts ignore
- * await client.waitForTask(taskId, { onTaskStatus: (task) => console.error(task.status) });
+ * ```ts
+ * import { Client, MemoryTransport } from "@mcp-inspect/client";
+ * import { McpServer } from "@mcp-inspect/client/server";
+ *
+ * let polls = 0;
+ * const server = new McpServer({
+ *   serverInfo: { name: "builder", version: "1.0.0" },
+ *   capabilities: { tasks: {} },
+ *   handlers: {
+ *     "tasks/get": () => ({ taskId: "t1", status: polls++ ? "completed" : "working" }),
+ *     "tasks/result": () => ({ content: [] }),
+ *   },
+ * });
+ * const transport = MemoryTransport.serving((end) => server.serve(end));
+ * await using client = await Client.connect(transport, { protocol: "2025-11-25" });
+ * await client.waitForTask("t1", { onTaskStatus: (task) => console.error(task.status) });
+ * // "working", then "completed"
  * ```
  */
 export interface TaskWaitOptions extends RequestOptions {
@@ -113,11 +128,19 @@ export interface TaskWaitOptions extends RequestOptions {
  * Options of {@link Client.callTool}.
  *
  * @example Running a long tool as a task
- * ```ts ignore
- * const result = await client.callTool("build", {}, {
+ * ```ts
+ * import { Client, StdioTransport } from "@mcp-inspect/client";
+ *
+ * // A test server of this repository whose `long_task` tool may run as a task (2025-11-25)
+ * const server = new URL("../../testdata/servers/everything.ts", import.meta.url).href;
+ * await using client = await Client.connect(
+ *   new StdioTransport({ command: "deno", args: ["run", "--allow-env", server] }),
+ * );
+ * const result = await client.callTool("long_task", { steps: 2 }, {
  *   task: { ttlMs: 600_000 },
  *   onTaskStatus: (task) => console.error(task.status, task.statusMessage ?? ""),
  * });
+ * console.log(result.content); // [{ type: "text", text: "long done after 2 steps" }]
  * ```
  */
 export interface CallToolOptions extends RequestOptions {

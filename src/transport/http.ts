@@ -38,11 +38,14 @@ const LEGACY_STATUSES = new Set([400, 404, 405]);
  * Connects to an MCP server over HTTP, whichever HTTP transport it speaks.
  *
  * @example Connecting without knowing the server's transport
- * ```ts ignore
+ * ```ts
  * import { Client, HttpTransport } from "@mcp-inspect/client";
- * const transport = new HttpTransport({ url: "https://example.com/mcp" });
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * await using http = new FakeServer().serveHttp(); // Streamable HTTP on a free port
+ * const transport = new HttpTransport({ url: http.url });
  * await using client = await Client.connect(transport);
- * console.log(transport.kind); // "streamable-http" or "sse"
+ * console.log(transport.kind); // "streamable-http" (a server of 2024-11-05 gives "sse")
  * ```
  */
 export class HttpTransport implements Transport {

@@ -71,9 +71,15 @@ export interface SseTransportOptions {
  * not be able to send our messages (and headers) elsewhere.
  *
  * @example Connecting to a legacy server
- * ```ts ignore
+ * ```ts
  * import { Client, SseTransport } from "@mcp-inspect/client";
- * await using client = await Client.connect(new SseTransport({ url: "http://127.0.0.1:3001/sse" }));
+ * // A test server of this repository: a Deno.serve handler speaking only HTTP+SSE
+ * import { legacySseHandler } from "../../testdata/http/legacy_sse.ts";
+ *
+ * await using server = Deno.serve({ port: 0, onListen() {} }, legacySseHandler());
+ * const url = `http://127.0.0.1:${server.addr.port}/sse`;
+ * await using client = await Client.connect(new SseTransport({ url }));
+ * console.log(client.protocolVersion); // "2024-11-05"
  * ```
  */
 export class SseTransport implements Transport {

@@ -112,12 +112,15 @@ export interface StdioTransportOptions {
  * escalates: stdin is closed, then after 2 s the group gets SIGTERM, then after 2 s SIGKILL.
  *
  * @example Connecting to a server started with Deno
- * ```ts ignore
+ * ```ts
  * import { Client, StdioTransport } from "@mcp-inspect/client";
+ *
+ * // A test server of this repository
+ * const server = new URL("../../testdata/servers/everything.ts", import.meta.url).href;
  * await using client = await Client.connect(
- *   new StdioTransport({ command: "deno", args: ["run", "server.ts"] }),
+ *   new StdioTransport({ command: "deno", args: ["run", "--allow-env", server] }),
  * );
- * console.log(client.serverInfo);
+ * console.log(client.serverInfo); // { name: "fake-everything", version: "1.0.0" }
  * ```
  */
 export class StdioTransport implements Transport {

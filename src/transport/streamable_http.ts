@@ -94,12 +94,15 @@ export interface StreamableHttpTransportOptions {
  * them back.
  *
  * @example Listing the tools of a local server
- * ```ts ignore
+ * ```ts
  * import { Client, StreamableHttpTransport } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * await using http = new FakeServer({ tools: [{ name: "echo" }] }).serveHttp(); // a free port
  * await using client = await Client.connect(
- *   new StreamableHttpTransport({ url: "http://127.0.0.1:3000/mcp" }),
+ *   new StreamableHttpTransport({ url: http.url }), // http://127.0.0.1:PORT/mcp
  * );
- * console.log(await client.listTools());
+ * console.log(await client.listTools()); // [{ inputSchema: { type: "object" }, name: "echo" }]
  * ```
  */
 export class StreamableHttpTransport implements Transport {
