@@ -133,9 +133,18 @@ export interface LoadConfigOptions {
  * A loaded config file.
  *
  * @example Reporting the entries that were skipped
- * ```ts ignore
- * const { servers, issues } = await loadConfig(".vscode/mcp.json");
+ * ```ts
+ * import { loadConfig } from "@mcp-inspect/client/manager";
+ *
+ * const file = await Deno.makeTempFile({ suffix: ".json" }); // .vscode/mcp.json
+ * const servers = { files: { command: "files" }, broken: { args: ["server.js"] } }; // no command
+ * await Deno.writeTextFile(file, JSON.stringify({ servers }, null, 2));
+ * const { servers: loaded, issues } = await loadConfig(file);
+ * console.log(Object.keys(loaded)); // ["files"]
  * for (const issue of issues) console.error(issue.message);
+ * // Cannot load server "broken" from "/tmp/….json" at line 6, column 15: the entry needs
+ * // "command" (a local server) or "url" (a remote server)
+ * await Deno.remove(file);
  * ```
  */
 export interface LoadedConfig {
@@ -162,9 +171,15 @@ export interface LoadedConfig {
  * idle server on its own timer, so `cleanup_interval` is only reported here.
  *
  * @example Reading the pool settings of a YAML file
- * ```ts ignore
- * const { pool } = await loadConfig("mcp.yaml");
- * console.log(pool?.maxIdleTimeMs, pool?.cleanupIntervalMs);
+ * ```ts
+ * import { loadConfig } from "@mcp-inspect/client/manager";
+ *
+ * const file = await Deno.makeTempFile({ suffix: ".yaml" }); // mcp.yaml
+ * const yaml = "mcp:\n  servers: []\n  pool: { max_idle_time: 5m, cleanup_interval: 1m }\n";
+ * await Deno.writeTextFile(file, yaml);
+ * const { pool } = await loadConfig(file);
+ * console.log(pool?.maxIdleTimeMs, pool?.cleanupIntervalMs); // 300000 60000
+ * await Deno.remove(file);
  * ```
  */
 export interface PoolSettings {

@@ -12,7 +12,8 @@
  * try {
  *   parseConfig('{ "mcpServers": { "a": { "command": "x" } ', { file: "mcp.json" });
  * } catch (error) {
- *   if (error instanceof ConfigError) console.log(error.file, error.line, error.column);
+ *   if (!(error instanceof ConfigError)) throw error;
+ *   console.log(error.file, error.line, error.column);
  * }
  * ```
  */

@@ -21,7 +21,8 @@ import { headline } from "./_headline.ts";
  * try {
  *   await manager.callTool("db", "drop_table", {});
  * } catch (error) {
- *   if (error instanceof ToolDeniedError) console.error(error.rule, error.pattern);
+ *   if (!(error instanceof ToolDeniedError)) throw error;
+ *   console.error(error.rule, error.pattern);
  *   // "deny" "drop_*"
  * }
  * ```
@@ -62,11 +63,21 @@ export class ToolDeniedError extends Error {
  * only the message and {@link SkillDeniedError.skill} name it a skill.
  *
  * @example Telling a refused skill from a refused tool
- * ```ts ignore
+ * ```ts
+ * import { ServerManager, SkillDeniedError } from "@mcp-inspect/client/manager";
+ *
+ * // A fake skills server of this repository, run as a child process
+ * const args = ["run", "--allow-all", "--no-config", "testdata/servers/skills.ts", "--honest"];
+ * await using manager = new ServerManager();
+ * await manager.setServers({ docs: { command: Deno.execPath(), args } });
+ * const { skills: [skill] } = await manager.listSkills();
+ * await manager.setServers({ docs: { command: Deno.execPath(), args, deny: ["pdf-*"] } });
  * try {
- *   await manager.loadSkill(skill);
+ *   await manager.loadSkill(skill!); // listed before the deny list changed
  * } catch (error) {
- *   if (error instanceof SkillDeniedError) console.error(error.skill, error.rule, error.pattern);
+ *   if (!(error instanceof SkillDeniedError)) throw error;
+ *   console.error(error.skill, error.rule, error.pattern);
+ *   // "pdf-processing" "deny" "pdf-*"
  * }
  * ```
  */
@@ -153,7 +164,8 @@ export class UnknownToolError extends Error {
  * try {
  *   await manager.callTool("files", "read", { path: "a" }, { whileReconnecting: "fail" });
  * } catch (error) {
- *   if (error instanceof ServerUnavailableError) console.error(error.server, error.state);
+ *   if (!(error instanceof ServerUnavailableError)) throw error;
+ *   console.error(error.server, error.state);
  *   // "files" "disabled"
  * }
  * ```

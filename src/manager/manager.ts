@@ -57,12 +57,20 @@ const KIND_EVENT = {
  * Many MCP servers as one registry.
  *
  * @example Calling a tool of one of several servers
- * ```ts ignore
- * import { loadConfig, ServerManager } from "@mcp-inspect/client/manager";
- * await using manager = new ServerManager();
- * await manager.setServers((await loadConfig("mcp.json")).servers);
+ * ```ts
+ * import { ServerManager } from "@mcp-inspect/client/manager";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const fakes: Record<string, FakeServer> = { // in-memory fakes stand in for the commands
+ *   files: new FakeServer({ tools: [{ name: "read_file", handler: (args) => `# ${args.path}` }] }),
+ *   git: new FakeServer({ tools: [{ name: "status" }] }),
+ * };
+ * await using manager = new ServerManager({ createTransport: (name) => fakes[name]!.transport() });
+ * await manager.setServers({ files: { command: "files" }, git: { command: "git" } });
  * console.log(manager.allTools().map((t) => t.qualifiedName));
+ * // ["mcp__files__read_file", "mcp__git__status"]
  * const result = await manager.callTool("mcp__files__read_file", { path: "README.md" });
+ * console.log(result.content); // [{ type: "text", text: "# README.md" }]
  * ```
  */
 export class ServerManager implements AsyncDisposable {
@@ -470,7 +478,21 @@ export class ServerManager implements AsyncDisposable {
    * and filtered by each server's allow and deny lists. Reads no skill file.
    *
    * @example Listing the skills of every server
-   * ```ts ignore
+   * ```ts
+   * import { MemoryTransport, SKILLS_EXTENSION } from "@mcp-inspect/client";
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   * import { McpServer } from "@mcp-inspect/client/server";
+   *
+   * const uri = "skill://pdf-processing/SKILL.md";
+   * const pdf = { uri, frontmatter: { name: "pdf-processing" }, resources: "dynamic" };
+   * const server = new McpServer({
+   *   serverInfo: { name: "docs", version: "1.0.0" },
+   *   capabilities: { extensions: { [SKILLS_EXTENSION]: {} } },
+   *   handlers: { "skills/list": () => ({ skills: [pdf] }) },
+   * });
+   * const createTransport = () => MemoryTransport.serving((end) => server.serve(end));
+   * await using manager = new ServerManager({ createTransport });
+   * await manager.connect("docs", { command: "docs" });
    * const { skills } = await manager.listSkills();
    * console.log(skills.map((s) => s.qualifiedName)); // ["mcp__docs__pdf-processing"]
    * ```
@@ -485,9 +507,15 @@ export class ServerManager implements AsyncDisposable {
    * listing): a skill they refuse fails with {@link SkillDeniedError}, and nothing is read.
    *
    * @example Loading a skill's files by its qualified name
-   * ```ts ignore
+   * ```ts
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   *
+   * // A fake skills server of this repository, run as a child process
+   * const args = ["run", "--allow-all", "--no-config", "testdata/servers/skills.ts", "--honest"];
+   * await using manager = new ServerManager();
+   * await manager.connect("docs", { command: Deno.execPath(), args });
    * const skill = await manager.loadSkill("mcp__docs__pdf-processing");
-   * console.log(skill.files.map((f) => f.path));
+   * console.log(skill.files.map((f) => f.path)); // ["SKILL.md", "references/FORMS.md"]
    * ```
    */
   async loadSkill(
@@ -557,11 +585,28 @@ export class ServerManager implements AsyncDisposable {
    * template) for completions of one argument.
    *
    * @example Completing the argument of a prompt
-   * ```ts ignore
+   * ```ts
+   * import { MemoryTransport } from "@mcp-inspect/client";
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   * import { McpServer } from "@mcp-inspect/client/server";
+   *
+   * const summarize = { name: "summarize", arguments: [{ name: "style" }] };
+   * const server = new McpServer({
+   *   serverInfo: { name: "notes", version: "1.0.0" },
+   *   capabilities: { prompts: {}, completions: {} },
+   *   handlers: {
+   *     "prompts/list": () => ({ prompts: [summarize] }),
+   *     "completion/complete": () => ({ completion: { values: ["brief", "bright"] } }),
+   *   },
+   * });
+   * const createTransport = () => MemoryTransport.serving((end) => server.serve(end));
+   * await using manager = new ServerManager({ createTransport });
+   * await manager.connect("notes", { command: "notes" });
    * const { completion } = await manager.complete(
    *   { type: "ref/prompt", name: "mcp__notes__summarize" },
    *   { name: "style", value: "bri" },
    * );
+   * console.log(completion.values); // ["brief", "bright"]
    * ```
    */
   async complete(
@@ -577,9 +622,24 @@ export class ServerManager implements AsyncDisposable {
    * across reconnections, until {@link unsubscribeResource}.
    *
    * @example Logging the changes of a resource
-   * ```ts ignore
-   * manager.on("resourceUpdated", ({ server, uri }) => console.log(server, uri, "changed"));
-   * await manager.subscribeResource("file:///notes/today.md");
+   * ```ts
+   * import { MemoryTransport } from "@mcp-inspect/client";
+   * import { ServerManager } from "@mcp-inspect/client/manager";
+   * import { McpServer } from "@mcp-inspect/client/server";
+   *
+   * const server = new McpServer({
+   *   serverInfo: { name: "notes", version: "1.0.0" },
+   *   capabilities: { resources: { subscribe: true } },
+   *   handlers: { "resources/list": () => ({ resources: [{ uri: "mem://today", name: "t" }] }) },
+   *   subscriptions: { subscribe: () => {}, unsubscribe: () => {} },
+   * });
+   * const createTransport = () => MemoryTransport.serving((end) => server.serve(end));
+   * await using manager = new ServerManager({ createTransport });
+   * await manager.connect("notes", { command: "notes" });
+   * const changed = new Promise((resolve) => manager.on("resourceUpdated", resolve));
+   * await manager.subscribeResource("mem://today");
+   * server.resourceUpdated("mem://today");
+   * console.log(await changed); // { server: "notes", uri: "mem://today" }
    * ```
    */
   async subscribeResource(uri: string, options: ManagerCallOptions = {}): Promise<void> {

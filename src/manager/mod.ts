@@ -5,12 +5,21 @@
  * {@link ToolRegistry} that puts local tools beside them; and call statistics.
  *
  * @example Calling a tool of any configured server
- * ```ts ignore
+ * ```ts
  * import { ServerManager } from "@mcp-inspect/client/manager";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
  *
- * await using manager = new ServerManager();
- * await manager.watch(".mcp.json");
+ * // An in-memory fake stands in for the command of every server
+ * const fake = new FakeServer({
+ *   tools: [{ name: "read_file", handler: (args) => `# ${args.path}` }],
+ * });
+ * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+ * const file = await Deno.makeTempFile({ suffix: ".json" }); // .mcp.json
+ * await Deno.writeTextFile(file, JSON.stringify({ mcpServers: { files: { command: "files" } } }));
+ * await manager.watch(file);
  * const result = await manager.callTool("mcp__files__read_file", { path: "README.md" });
+ * console.log(result.content); // [{ type: "text", text: "# README.md" }]
+ * await Deno.remove(file);
  * ```
  *
  * @module

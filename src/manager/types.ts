@@ -170,8 +170,25 @@ export interface ManagedResource {
  * A resource template in the registry.
  *
  * @example Listing every URI template
- * ```ts ignore
+ * ```ts
+ * import { MemoryTransport } from "@mcp-inspect/client";
+ * import { ServerManager } from "@mcp-inspect/client/manager";
+ * import { McpServer } from "@mcp-inspect/client/server";
+ *
+ * const day = { uriTemplate: "mem://notes/{day}", name: "day" };
+ * const server = new McpServer({
+ *   serverInfo: { name: "notes", version: "1.0.0" },
+ *   capabilities: { resources: {} },
+ *   handlers: {
+ *     "resources/list": () => ({ resources: [] }),
+ *     "resources/templates/list": () => ({ resourceTemplates: [day] }),
+ *   },
+ * });
+ * const createTransport = () => MemoryTransport.serving((end) => server.serve(end));
+ * await using manager = new ServerManager({ createTransport });
+ * await manager.connect("notes", { command: "notes" });
  * console.log(manager.allResourceTemplates().map((t) => t.template.uriTemplate));
+ * // ["mem://notes/{day}"]
  * ```
  */
 export interface ManagedResourceTemplate {
@@ -308,8 +325,18 @@ export interface ServerRequestHandlers {
  * Options of a call through the manager.
  *
  * @example Failing at once while the server reconnects
- * ```ts ignore
- * await manager.callTool("mcp__files__read", { path: "a" }, { whileReconnecting: "fail" });
+ * ```ts
+ * import { ServerManager } from "@mcp-inspect/client/manager";
+ *
+ * const createTransport = (): never => {
+ *   throw new Error("no such command"); // every attempt fails, and the manager keeps retrying
+ * };
+ * await using manager = new ServerManager({ createTransport });
+ * await manager.setServers({ files: { command: "files" } });
+ * const options = { whileReconnecting: "fail" } as const;
+ * const error = await manager.callTool("files", "read", { path: "a" }, options).catch((e) => e);
+ * console.log(error.message);
+ * // Server "files" is not available: it is failed (last error: no such command)
  * ```
  */
 export interface ManagerCallOptions extends RequestOptions {
@@ -405,9 +432,24 @@ export interface WatchOptions extends LoadConfigOptions {
  * A skill of a managed server, under a qualified name like a tool's.
  *
  * @example Printing every skill with its URI
- * ```ts ignore
+ * ```ts
+ * import { MemoryTransport, SKILLS_EXTENSION } from "@mcp-inspect/client";
+ * import { ServerManager } from "@mcp-inspect/client/manager";
+ * import { McpServer } from "@mcp-inspect/client/server";
+ *
+ * const uri = "skill://pdf-processing/SKILL.md";
+ * const pdf = { uri, frontmatter: { name: "pdf-processing" }, resources: "dynamic" };
+ * const server = new McpServer({
+ *   serverInfo: { name: "docs", version: "1.0.0" },
+ *   capabilities: { extensions: { [SKILLS_EXTENSION]: {} } },
+ *   handlers: { "skills/list": () => ({ skills: [pdf] }) },
+ * });
+ * const createTransport = () => MemoryTransport.serving((end) => server.serve(end));
+ * await using manager = new ServerManager({ createTransport });
+ * await manager.connect("docs", { command: "docs" });
  * const { skills } = await manager.listSkills();
  * for (const skill of skills) console.log(skill.qualifiedName, skill.entry.uri);
+ * // "mcp__docs__pdf-processing" "skill://pdf-processing/SKILL.md"
  * ```
  */
 export interface ManagedSkill {
@@ -425,9 +467,22 @@ export interface ManagedSkill {
  * The skills of every server that declares the extension, and the servers whose listing failed.
  *
  * @example Reporting the servers whose listing failed
- * ```ts ignore
- * const { skills, errors } = await manager.listSkills();
+ * ```ts
+ * import { MemoryTransport, SKILLS_EXTENSION } from "@mcp-inspect/client";
+ * import { ServerManager } from "@mcp-inspect/client/manager";
+ * import { McpServer } from "@mcp-inspect/client/server";
+ *
+ * const server = new McpServer({
+ *   serverInfo: { name: "docs", version: "1.0.0" },
+ *   capabilities: { extensions: { [SKILLS_EXTENSION]: {} } },
+ *   handlers: {}, // declares the extension, yet cannot list skills
+ * });
+ * const createTransport = () => MemoryTransport.serving((end) => server.serve(end));
+ * await using manager = new ServerManager({ createTransport });
+ * await manager.connect("docs", { command: "docs" });
+ * const { errors } = await manager.listSkills();
  * for (const [server, error] of Object.entries(errors)) console.error(server, error.message);
+ * // "docs" "Method not found: skills/list"
  * ```
  */
 export interface ManagedSkillListing {

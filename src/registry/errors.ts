@@ -17,7 +17,8 @@
  * try {
  *   registry.register(tool);
  * } catch (error) {
- *   if (error instanceof ToolRegistrationError) console.error(error.tool, error.reason);
+ *   if (!(error instanceof ToolRegistrationError)) throw error;
+ *   console.error(error.tool, error.reason);
  *   // "hi" "duplicate"
  * }
  * ```

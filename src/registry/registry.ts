@@ -41,11 +41,14 @@ export * from "./types.ts";
  * server comes or goes, or is toggled, so unregistering one lasts until then. Local tools stay
  * until unregistered. Local names never start with `mcp__`, so the two never collide.
  *
- * @example A local tool beside the tools of a config file's servers
- * ```ts ignore
- * import { loadConfig, ServerManager, ToolRegistry } from "@mcp-inspect/client/manager";
- * await using manager = new ServerManager();
- * await manager.setServers((await loadConfig("mcp.json")).servers);
+ * @example A local tool beside the tools of a manager's servers
+ * ```ts
+ * import { ServerManager, ToolRegistry } from "@mcp-inspect/client/manager";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer({ tools: [{ name: "read_file" }] }); // in memory, for "files"
+ * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+ * await manager.setServers({ files: { command: "files" } });
  * using registry = new ToolRegistry({ manager, resourceTools: true, cache: true });
  * registry.register({
  *   name: "now",
@@ -55,7 +58,9 @@ export * from "./types.ts";
  *   handler: () => new Date().toISOString(),
  * });
  * for (const entry of registry.list()) console.log(entry.name, entry.source);
+ * // ListMcpResources local, ReadMcpResource local, now local, mcp__files__read_file mcp
  * const result = await registry.call("now", {}, { timeoutMs: 1_000 });
+ * console.log(result.content); // [{ type: "text", text: "2026-05-04T12:00:00.000Z" }], say
  * ```
  */
 export class ToolRegistry implements Disposable {
@@ -295,12 +300,25 @@ export class ToolRegistry implements Disposable {
    *
    * @throws {UnknownToolError} when no tool has that name.
    * @example Calling a tool with a deadline and progress
-   * ```ts ignore
+   * ```ts
+   * import { ServerManager, ToolRegistry } from "@mcp-inspect/client/manager";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const fake = new FakeServer({
+   *   tools: [{ name: "run", handler: (_args, context) => {
+   *     context.progress({ progress: 1, total: 2 });
+   *     return "built";
+   *   } }],
+   * });
+   * await using manager = new ServerManager({ createTransport: () => fake.transport() });
+   * await manager.connect("build", { command: "build" });
+   * using registry = new ToolRegistry({ manager });
    * const result = await registry.call("mcp__build__run", { target: "all" }, {
    *   timeoutMs: 30_000,
    *   resetTimeoutOnProgress: true,
    *   onProgress: (p) => console.error(`${p.progress}/${p.total ?? "?"}`),
    * });
+   * console.log(result.content); // 1/2, then [{ type: "text", text: "built" }]
    * ```
    */
   async call(

@@ -111,9 +111,20 @@ export interface LocalTool {
  * always false for a read-only tool.
  *
  * @example Asking before a destructive call
- * ```ts ignore
- * const entry = registry.get(name);
- * if (entry?.hints.destructive && !confirm(`Run ${entry.hints.title ?? name}?`)) return;
+ * ```ts
+ * import { ToolRegistry } from "@mcp-inspect/client/manager";
+ *
+ * using registry = new ToolRegistry();
+ * const drop = { name: "drop_table", title: "Drop the table", inputSchema: { type: "object" } };
+ * registry.register({ ...drop, handler: () => "dropped" }); // no annotations: destructive
+ * const askUser = (question: string): boolean => {
+ *   console.log(question); // a real host shows a dialog; this user says no
+ *   return false;
+ * };
+ * const entry = registry.get("drop_table");
+ * if (entry?.hints.destructive && !askUser(`Run ${entry.hints.title ?? entry.name}?`)) {
+ *   console.log("not run"); // after "Run Drop the table?"
+ * }
  * ```
  */
 export interface ToolHints {

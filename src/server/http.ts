@@ -50,9 +50,16 @@ export interface ServeHttpOptions {
  * A running HTTP server.
  *
  * @example Printing the endpoint of a server on a free port
- * ```ts ignore
+ * ```ts
+ * import { McpServer, serveHttp } from "@mcp-inspect/client/server";
+ *
+ * const server = new McpServer({
+ *   serverInfo: { name: "hello", version: "1.0.0" },
+ *   capabilities: {},
+ *   handlers: {},
+ * });
  * await using http = serveHttp(server, { port: 0 });
- * console.log(`MCP endpoint: ${http.url}`);
+ * console.log(`MCP endpoint: ${http.url}`); // MCP endpoint: http://127.0.0.1:PORT/mcp
  * ```
  */
 export interface HttpServerHandle extends AsyncDisposable {
@@ -67,11 +74,21 @@ export interface HttpServerHandle extends AsyncDisposable {
  * otherwise, refuses `Host` and `Origin` headers that point elsewhere (DNS rebinding), and can
  * require a bearer token.
  *
- * @example Serving a server on a free local port
- * ```ts ignore
+ * @example Serving a server on a free local port, and connecting to it
+ * ```ts
+ * import { Client, StreamableHttpTransport } from "@mcp-inspect/client";
  * import { McpServer, serveHttp } from "@mcp-inspect/client/server";
- * await using http = serveHttp(new McpServer(definition), { port: 0 });
+ *
+ * const hi = { name: "hi", inputSchema: { type: "object" } };
+ * const server = new McpServer({
+ *   serverInfo: { name: "hello", version: "1.0.0" },
+ *   capabilities: { tools: {} },
+ *   handlers: { "tools/list": () => ({ tools: [hi] }) },
+ * });
+ * await using http = serveHttp(server, { port: 0 });
  * console.log(http.url.href); // http://127.0.0.1:PORT/mcp
+ * await using client = await Client.connect(new StreamableHttpTransport({ url: http.url }));
+ * console.log((await client.listTools()).map((t) => t.name)); // ["hi"]
  * ```
  */
 export function serveHttp(server: McpServer, options: ServeHttpOptions = {}): HttpServerHandle {

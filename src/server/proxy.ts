@@ -211,13 +211,17 @@ function registryTools(registry: ToolRegistry): ToolSide {
  * await proxy.server.serve(new StdioServerTransport());
  * ```
  * @example Offering a program's own tools as an MCP server over HTTP
- * ```ts ignore
+ * ```ts
+ * import { Client, StreamableHttpTransport } from "@mcp-inspect/client";
  * import { ToolRegistry } from "@mcp-inspect/client/manager";
  * import { createProxyServer, serveHttp } from "@mcp-inspect/client/server";
+ *
  * using registry = new ToolRegistry();
  * registry.register({ name: "now", inputSchema: { type: "object" }, handler: () => Date() });
  * using proxy = createProxyServer(registry, { serverInfo: { name: "clock", version: "1.0.0" } });
- * await using http = serveHttp(proxy.server, { port: 3000 });
+ * await using http = serveHttp(proxy.server, { port: 0 });
+ * await using client = await Client.connect(new StreamableHttpTransport({ url: http.url }));
+ * console.log((await client.listTools()).map((t) => t.name)); // ["now"]
  * ```
  */
 export function createProxyServer(

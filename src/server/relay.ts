@@ -37,14 +37,24 @@ function covers(capabilities: JsonObject, method: string, params: JsonObject): b
  * is refused with an error the server sees.
  *
  * @example A proxy whose clients answer their servers' questions
- * ```ts ignore
+ * ```ts
+ * import { Client, MemoryTransport } from "@mcp-inspect/client";
  * import { ServerManager } from "@mcp-inspect/client/manager";
- * import { createProxyServer, ServerRequestRelay, StdioServerTransport } from "@mcp-inspect/client/server";
+ * import { createProxyServer, ServerRequestRelay } from "@mcp-inspect/client/server";
+ *
+ * // A fake server of this repository, whose `elicit` tool asks "Who are you?"
+ * const args = ["run", "--allow-all", "--no-config", "testdata/servers/everything.ts"];
  * const relay = new ServerRequestRelay();
  * await using manager = new ServerManager({ serverRequests: relay });
- * await manager.watch("mcp.json");
+ * await manager.connect("rich", { command: Deno.execPath(), args });
  * using proxy = createProxyServer(manager, { relay });
- * await proxy.server.serve(new StdioServerTransport());
+ * const transport = MemoryTransport.serving((end) => proxy.server.serve(end));
+ * await using client = await Client.connect(transport, {
+ *   onElicitation: () => ({ action: "accept", content: { name: "Ada" } }),
+ * });
+ * const result = await client.callTool("mcp__rich__elicit"); // the question reaches this client
+ * console.log(result.content);
+ * // [{ type: "text", text: '{"action":"accept","content":{"name":"Ada","age":36}}' }]
  * ```
  */
 export class ServerRequestRelay implements ServerRequestHandlers {
