@@ -113,10 +113,25 @@ export class OAuthProvider {
    * request), then runs the configured grant. Use it before connecting, so that a user taking
    * their time in the browser does not hold up the connection's first request.
    *
-   * @example Logging in before connecting
-   * ```ts ignore
+   * @example Logging in before connecting, as a workload with client credentials
+   * ```ts
+   * import { OAuthProvider } from "@mcp-inspect/client/auth";
+   *
+   * // An MCP server on loopback that wants a token, and its authorization server: the default
+   * // endpoints at its origin (MCP 2025-03-26), so no metadata documents.
+   * const loopback = { hostname: "127.0.0.1", port: 0, onListen() {} };
+   * await using server = Deno.serve(loopback, (request) => {
+   *   const { pathname } = new URL(request.url);
+   *   if (pathname === "/token") return Response.json({ access_token: "a", token_type: "bearer" });
+   *   return new Response(null, { status: pathname === "/mcp" ? 401 : 404 });
+   * });
+   * const provider = new OAuthProvider({
+   *   serverUrl: `http://127.0.0.1:${server.addr.port}/mcp`,
+   *   grant: { type: "client_credentials" },
+   *   client: { clientId: "my-agent", clientSecret: "s3cret" },
+   * });
    * const status = await provider.authorize();
-   * console.log(`Authorized by ${status.issuer}`);
+   * console.log(`Authorized by ${status.issuer}`); // "Authorized by http://127.0.0.1:<port>"
    * ```
    */
   async authorize(): Promise<AuthorizationStatus> {

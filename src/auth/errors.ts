@@ -31,9 +31,25 @@ export type OAuthErrorKind =
  * authorization response, a token request, or a URL the client refused to use.
  *
  * @example Telling a refused authorization server apart
- * ```ts ignore
+ * ```ts
+ * import { OAuthError, OAuthProvider } from "@mcp-inspect/client/auth";
+ *
+ * // An MCP server on loopback whose authorization server (its origin's default endpoints,
+ * // MCP 2025-03-26) refuses the client's credentials.
+ * await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
+ *   const { pathname } = new URL(request.url);
+ *   if (pathname === "/token") return Response.json({ error: "invalid_client" }, { status: 401 });
+ *   return new Response(null, { status: pathname === "/mcp" ? 401 : 404 });
+ * });
+ * const provider = new OAuthProvider({
+ *   serverUrl: `http://127.0.0.1:${server.addr.port}/mcp`,
+ *   grant: { type: "client_credentials" },
+ *   client: { clientId: "my-agent", clientSecret: "wrong" },
+ * });
  * await provider.authorize().catch((error) => {
- *   if (error instanceof OAuthError) console.error(error.kind, error.oauthError, error.issuer);
+ *   if (!(error instanceof OAuthError)) throw error;
+ *   console.error(error.kind, error.oauthError, error.issuer);
+ *   // "token" "invalid_client" "http://127.0.0.1:<port>"
  * });
  * ```
  */
@@ -82,9 +98,20 @@ export class OAuthError extends Error {
  * {@link AuthorizationError}, so code that handles HTTP 401 and 403 handles it too.
  *
  * @example Asking the user to log in
- * ```ts ignore
+ * ```ts
+ * import { Client, StreamableHttpTransport } from "@mcp-inspect/client";
+ * import { AuthorizationRequiredError, OAuthProvider } from "@mcp-inspect/client/auth";
+ *
+ * // An MCP server on loopback that wants a token; no token is stored and no login configured.
+ * await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) =>
+ *   new Response(null, { status: new URL(request.url).pathname === "/mcp" ? 401 : 404 }));
+ * const url = `http://127.0.0.1:${server.addr.port}/mcp`;
+ * const provider = new OAuthProvider({ serverUrl: url, loginHint: "run `my-cli login`" });
+ * const transport = new StreamableHttpTransport({ url, fetch: provider.fetch });
  * await Client.connect(transport).catch((error) => {
- *   if (error instanceof AuthorizationRequiredError) console.error(error.message);
+ *   if (!(error instanceof AuthorizationRequiredError)) throw error;
+ *   console.error(error.message);
+ *   // "Server http://127.0.0.1:<port>/mcp requires authorization: run `my-cli login`"
  * });
  * ```
  */

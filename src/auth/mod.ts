@@ -4,13 +4,19 @@
  * {@link OAuthProvider.fetch} to an HTTP transport and every request is authorized.
  *
  * @example Authorizing an HTTP transport
- * ```ts ignore
+ * ```ts
  * import { HttpTransport } from "@mcp-inspect/client";
  * import { FileTokenStore, LoopbackAuthorization, OAuthProvider } from "@mcp-inspect/client/auth";
  *
+ * const url = "https://mcp.example.com/mcp";
  * await using login = await LoopbackAuthorization.start();
- * const provider = new OAuthProvider({ serverUrl: url, store: new FileTokenStore(), redirect: login });
+ * const provider = new OAuthProvider({
+ *   serverUrl: url,
+ *   store: new FileTokenStore(),
+ *   interaction: login,
+ * });
  * const transport = new HttpTransport({ url, fetch: provider.fetch });
+ * // Nothing is sent yet: Client.connect(transport) would log in through the browser if needed.
  * ```
  *
  * @module

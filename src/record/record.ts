@@ -87,12 +87,15 @@ export interface Recording {
  * recording from a snapshot by its opening characters.
  *
  * @example The header of a negotiated session
- * ```ts ignore
- * const header = recordingHeader("npx my-server", new Date(), {
+ * ```ts
+ * import { recordingHeader } from "./record.ts"; // internal: not exported by any entry point
+ * const header = recordingHeader("npx my-server", new Date("2025-06-01T12:00:00Z"), {
  *   protocolVersion: "2025-11-25",
  *   era: "legacy",
  * });
  * console.log(JSON.stringify(header));
+ * // {"format":"mcp-inspect-recording","version":1,"tool":"<VERSION>","server":"npx my-server",
+ * //  "started":"2025-06-01T12:00:00.000Z","protocolVersion":"2025-11-25","era":"legacy"}
  * ```
  */
 export function recordingHeader(
@@ -122,9 +125,12 @@ export function recordingHeader(
  * both stamp messages with it, so a page export replays and diffs like a `--record` file.
  *
  * @example The time of a message, as a line of a recording has it
- * ```ts ignore
+ * ```ts
+ * import { recordingTime } from "./record.ts"; // internal: not exported by any entry point
  * const started = performance.now();
- * const line = { t: recordingTime(started), dir: "send", msg: { jsonrpc: "2.0", method: "ping" } };
+ * const msg = { jsonrpc: "2.0", id: 1, method: "ping" };
+ * const line = { t: recordingTime(started), dir: "send", msg };
+ * console.log(JSON.stringify(line)); // e.g. {"t":0.016,"dir":"send",...}: 16 µs after `started`
  * ```
  */
 export function recordingTime(started: number): number {
@@ -157,11 +163,21 @@ export interface RecorderOptions {
  * options are replaced with `***` in every line, header included.
  *
  * @example Recording a session
- * ```ts ignore
- * await using recorder = await Recorder.open("session.jsonl", { server: "my-server" });
- * const client = await Client.connect(recorder.wrap(new StdioTransport({ command: "my-server" })));
- * recorder.ready(client);
- * await client.listTools();
+ * ```ts
+ * import { Client } from "@mcp-inspect/client";
+ * import { FakeServer, parseRecording, Recorder } from "@mcp-inspect/client/testing";
+ *
+ * const file = await Deno.makeTempFile({ suffix: ".jsonl" }); // session.jsonl
+ * {
+ *   await using recorder = await Recorder.open(file, { server: "my-server" });
+ *   const transport = new FakeServer({ tools: [{ name: "echo" }] }).transport(); // any transport
+ *   await using client = await Client.connect(recorder.wrap(transport));
+ *   recorder.ready(client);
+ *   await client.listTools();
+ * }
+ * const { header, messages } = parseRecording(await Deno.readTextFile(file));
+ * console.log(header.server, messages.length); // "my-server" 4
+ * await Deno.remove(file);
  * ```
  */
 export class Recorder implements AsyncDisposable {
@@ -207,9 +223,19 @@ export class Recorder implements AsyncDisposable {
   /**
    * Wraps a transport so that every message both ways is recorded.
    *
-   * @example Recording a stdio server's session
-   * ```ts ignore
-   * const transport = recorder.wrap(new StdioTransport({ command: "my-server" }));
+   * @example Recording a server's session
+   * ```ts
+   * import { Client } from "@mcp-inspect/client";
+   * import { FakeServer, Recorder } from "@mcp-inspect/client/testing";
+   *
+   * const file = await Deno.makeTempFile({ suffix: ".jsonl" });
+   * await using recorder = await Recorder.open(file, { server: "my-server" });
+   * // new StdioTransport({ command: "my-server" }) is wrapped the same way
+   * const transport = recorder.wrap(new FakeServer().transport());
+   * await using _client = await Client.connect(transport);
+   * await recorder.close();
+   * console.log((await Deno.readTextFile(file)).trim().split("\n").length); // 3: header, 2 messages
+   * await Deno.remove(file);
    * ```
    */
   wrap(transport: Transport): Transport {
@@ -225,8 +251,21 @@ export class Recorder implements AsyncDisposable {
    * when the handshake's answer goes out.
    *
    * @example Recording what a proxy's client sends and gets
-   * ```ts ignore
-   * await proxy.server.serve(recorder.wrapServer(new StdioServerTransport()));
+   * ```ts
+   * import { Client, MemoryTransport } from "@mcp-inspect/client";
+   * import { FakeServer, parseRecording, Recorder } from "@mcp-inspect/client/testing";
+   *
+   * const server = new FakeServer().server; // a proxy's server, say
+   * const file = await Deno.makeTempFile({ suffix: ".jsonl" });
+   * const recorder = await Recorder.open(file, { server: "proxy" });
+   * // a proxy on stdio: server.serve(recorder.wrapServer(new StdioServerTransport()))
+   * const transport = MemoryTransport.serving((end) => server.serve(recorder.wrapServer(end)));
+   * const client = await Client.connect(transport);
+   * await client.close();
+   * await recorder.close();
+   * const { header, messages } = parseRecording(await Deno.readTextFile(file));
+   * console.log(header.era, messages[0]?.dir); // "modern" "send"
+   * await Deno.remove(file);
    * ```
    */
   wrapServer(transport: Transport): Transport {

@@ -118,9 +118,18 @@ export class ReplayServer {
    * The messages to send for one incoming message: for a request, its recorded notifications and
    * answer (under the request's id); for anything else, nothing.
    *
-   * @example Answering a message as the recording did
-   * ```ts ignore
-   * for (const out of replay.answer(message)) await writer.write(out);
+   * @example Answering a message as the recording did, notifications included
+   * ```ts
+   * import { parseRecording, ReplayServer } from "@mcp-inspect/client/testing";
+   * const replay = new ReplayServer(parseRecording(`
+   * {"format":"mcp-inspect-recording","version":1,"tool":"0.1.0","server":"my-server","started":"2025-06-01T12:00:00.000Z"}
+   * {"t":1,"dir":"send","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}}
+   * {"t":2,"dir":"recv","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}}
+   * {"t":3,"dir":"recv","msg":{"jsonrpc":"2.0","id":1,"result":{"content":[]}}}`));
+   * const message = { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "slow" } } as const;
+   * for (const out of replay.answer(message)) console.log(out); // a transport would write it
+   * // { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } }
+   * // { jsonrpc: "2.0", id: 9, result: { content: [] } }
    * ```
    */
   answer(message: JsonRpcMessage): JsonRpcMessage[] {
@@ -189,10 +198,18 @@ export async function serveReplay(recording: Recording, transport: Transport): P
  * fake for tests. Closing it ends the replay.
  *
  * @example A recording as a fake server in `deno test`
- * ```ts ignore
- * const recording = parseRecording(await Deno.readTextFile("testdata/session.jsonl"));
+ * ```ts
+ * import { Client } from "@mcp-inspect/client";
+ * import { parseRecording, replayTransport } from "@mcp-inspect/client/testing";
+ *
+ * const recording = parseRecording(`
+ * {"format":"mcp-inspect-recording","version":1,"tool":"0.1.0","server":"my-server","started":"2025-06-01T12:00:00.000Z"}
+ * {"t":1,"dir":"send","msg":{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}}
+ * {"t":2,"dir":"recv","msg":{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"my-server","version":"1.0.0"}}}}
+ * {"t":3,"dir":"send","msg":{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}}
+ * {"t":4,"dir":"recv","msg":{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"echo","inputSchema":{"type":"object"}}]}}}`);
  * await using client = await Client.connect(replayTransport(recording), { protocol: "legacy" });
- * console.log(await client.listTools());
+ * console.log((await client.listTools()).map((t) => t.name)); // ["echo"]
  * ```
  */
 export function replayTransport(recording: Recording): Transport {
@@ -223,9 +240,12 @@ export interface ReplayHttpOptions {
  * the client accepts SSE; a JSON answer carries the recorded answer alone.
  *
  * @example Serving a recording over HTTP on a free port
- * ```ts ignore
+ * ```ts
+ * import { parseRecording, serveReplayHttp } from "@mcp-inspect/client/testing";
+ * const recording = parseRecording(`
+ * {"format":"mcp-inspect-recording","version":1,"tool":"0.1.0","server":"my-server","started":"2025-06-01T12:00:00.000Z"}`);
  * await using http = serveReplayHttp(recording, { port: 0 });
- * console.log(http.url.href);
+ * console.log(http.url.href); // "http://127.0.0.1:<port>/mcp"
  * ```
  */
 export function serveReplayHttp(

@@ -10,11 +10,24 @@
  * is returned.
  *
  * @example Telling a tampered file from a lying listing
- * ```ts ignore
+ * ```ts
+ * import { Client, MemoryTransport, Skills, SKILLS_EXTENSION, SkillVerificationError } from "@mcp-inspect/client";
+ * import { McpServer } from "@mcp-inspect/client/server";
+ *
+ * const uri = "skill://greet/SKILL.md", text = "---\nname: evil\n---\n";
+ * const digest = `sha256:${"0".repeat(64)}`;
+ * const entry = { uri, frontmatter: { name: "greet" }, resources: [{ uri, digest, size: 10 }] };
+ * const server = new McpServer({
+ *   serverInfo: { name: "docs", version: "1.0.0" },
+ *   capabilities: { resources: {}, extensions: { [SKILLS_EXTENSION]: {} } },
+ *   handlers: { "resources/read": () => ({ contents: [{ uri, text }] }) },
+ * });
+ * await using client = await Client.connect(MemoryTransport.serving((end) => server.serve(end)));
  * try {
- *   await skills.load(entry);
+ *   await new Skills(client).load(entry);
  * } catch (error) {
- *   if (error instanceof SkillVerificationError) console.error(error.kind, error.file);
+ *   if (!(error instanceof SkillVerificationError)) throw error;
+ *   console.error(error.kind, error.expected, error.actual); // "size" "10 bytes" "19 bytes"
  * }
  * ```
  */

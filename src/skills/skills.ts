@@ -34,14 +34,28 @@ export * from "./types.ts";
  * files are read by {@link Skills.load}, `SKILL.md` first, each verified before the next is asked.
  *
  * @example Listing and loading the skills of a server
- * ```ts ignore
- * import { Client, Skills, StdioTransport } from "@mcp-inspect/client";
- * await using client = await Client.connect(new StdioTransport({ command: "my-server" }));
+ * ```ts
+ * import { Client, MemoryTransport, Skills, SKILLS_EXTENSION } from "@mcp-inspect/client";
+ * import { McpServer } from "@mcp-inspect/client/server";
+ *
+ * const uri = "skill://greet/SKILL.md", text = "---\nname: greet\n---\nSay hi.\n";
+ * const hash = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+ * const resources = [{ uri, digest: `sha256:${new Uint8Array(hash).toHex()}`, size: text.length }];
+ * const server = new McpServer({
+ *   serverInfo: { name: "docs", version: "1.0.0" },
+ *   capabilities: { resources: {}, extensions: { [SKILLS_EXTENSION]: {} } },
+ *   handlers: {
+ *     "skills/list": () => ({ skills: [{ uri, frontmatter: { name: "greet" }, resources }] }),
+ *     "resources/read": () => ({ contents: [{ uri, text }] }),
+ *   },
+ * });
+ * await using client = await Client.connect(MemoryTransport.serving((end) => server.serve(end)));
  * const skills = new Skills(client);
  * if (skills.available) {
  *   const { skills: entries } = await skills.list();
  *   const loaded = await skills.load(entries[0]!);
  *   console.log(new TextDecoder().decode(loaded.files[0]!.bytes));
+ *   // "---\nname: greet\n---\nSay hi.\n"
  * }
  * ```
  */
@@ -210,9 +224,25 @@ export class Skills {
    * and no further file is read. A URI is looked up with {@link Skills.get} first.
    *
    * @example Loading a skill and printing its file paths
-   * ```ts ignore
-   * const skill = await new Skills(client).load("skill://pdf-processing/SKILL.md");
-   * for (const file of skill.files) console.log(file.path);
+   * ```ts
+   * import { Client, MemoryTransport, Skills, SKILLS_EXTENSION } from "@mcp-inspect/client";
+   * import { McpServer } from "@mcp-inspect/client/server";
+   *
+   * const uri = "skill://greet/SKILL.md", text = "---\nname: greet\n---\nSay hi.\n";
+   * const hash = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+   * const digest = `sha256:${new Uint8Array(hash).toHex()}`;
+   * const resources = [{ uri, digest, size: text.length }];
+   * const server = new McpServer({
+   *   serverInfo: { name: "docs", version: "1.0.0" },
+   *   capabilities: { resources: {}, extensions: { [SKILLS_EXTENSION]: {} } },
+   *   handlers: {
+   *     "skills/get": () => ({ skill: { uri, frontmatter: { name: "greet" }, resources } }),
+   *     "resources/read": () => ({ contents: [{ uri, text }] }),
+   *   },
+   * });
+   * await using client = await Client.connect(MemoryTransport.serving((end) => server.serve(end)));
+   * const skill = await new Skills(client).load("skill://greet/SKILL.md");
+   * for (const file of skill.files) console.log(file.path); // "SKILL.md"
    * ```
    */
   async load(skill: SkillEntry | string, options: RequestOptions = {}): Promise<LoadedSkill> {

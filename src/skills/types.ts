@@ -80,8 +80,21 @@ export interface SkillListing {
  * One verified file of a loaded skill.
  *
  * @example Printing each file's size
- * ```ts ignore
- * for (const file of skill.files) console.log(file.path, file.bytes.byteLength);
+ * ```ts
+ * import { Client, MemoryTransport, Skills, SKILLS_EXTENSION } from "@mcp-inspect/client";
+ * import { McpServer } from "@mcp-inspect/client/server";
+ *
+ * const uri = "skill://greet/SKILL.md", text = "---\nname: greet\n---\nSay hi.\n";
+ * const hash = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+ * const resources = [{ uri, digest: `sha256:${new Uint8Array(hash).toHex()}`, size: text.length }];
+ * const server = new McpServer({
+ *   serverInfo: { name: "docs", version: "1.0.0" },
+ *   capabilities: { resources: {}, extensions: { [SKILLS_EXTENSION]: {} } },
+ *   handlers: { "resources/read": () => ({ contents: [{ uri, text }] }) },
+ * });
+ * await using client = await Client.connect(MemoryTransport.serving((end) => server.serve(end)));
+ * const skill = await new Skills(client).load({ uri, frontmatter: { name: "greet" }, resources });
+ * for (const file of skill.files) console.log(file.path, file.bytes.byteLength); // "SKILL.md" 28
  * ```
  */
 export interface SkillFile {
@@ -99,9 +112,21 @@ export interface SkillFile {
  * A skill whose every file was read and verified.
  *
  * @example Printing a loaded skill's name and files
- * ```ts ignore
- * const skill = await skills.load("skill://pdf-processing/SKILL.md");
- * console.log(skill.name, skill.files.map((f) => f.path));
+ * ```ts
+ * import { Client, MemoryTransport, Skills, SKILLS_EXTENSION } from "@mcp-inspect/client";
+ * import { McpServer } from "@mcp-inspect/client/server";
+ *
+ * const uri = "skill://greet/SKILL.md", text = "---\nname: greet\n---\nSay hi.\n";
+ * const hash = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+ * const resources = [{ uri, digest: `sha256:${new Uint8Array(hash).toHex()}`, size: text.length }];
+ * const server = new McpServer({
+ *   serverInfo: { name: "docs", version: "1.0.0" },
+ *   capabilities: { resources: {}, extensions: { [SKILLS_EXTENSION]: {} } },
+ *   handlers: { "resources/read": () => ({ contents: [{ uri, text }] }) },
+ * });
+ * await using client = await Client.connect(MemoryTransport.serving((end) => server.serve(end)));
+ * const skill = await new Skills(client).load({ uri, frontmatter: { name: "greet" }, resources });
+ * console.log(skill.name, skill.files.map((f) => f.path)); // "greet" ["SKILL.md"]
  * ```
  */
 export interface LoadedSkill {

@@ -31,9 +31,17 @@ export const SURFACE_FORMAT = 1 as const;
  * Everything a server offers, as {@link snapshotSurface} records it.
  *
  * @example Reading a committed snapshot
- * ```ts ignore
- * const surface: Surface = JSON.parse(await Deno.readTextFile("mcp-surface.json"));
- * console.log(surface.tools.map((t) => t.name));
+ * ```ts
+ * import { Client } from "@mcp-inspect/client";
+ * import { FakeServer, snapshotSurface, type Surface, surfaceJson } from "@mcp-inspect/client/testing";
+ *
+ * const fake = new FakeServer({ tools: [{ name: "echo" }] });
+ * await using client = await Client.connect(fake.transport());
+ * const file = await Deno.makeTempFile({ suffix: ".json" }); // mcp-surface.json, committed earlier
+ * await Deno.writeTextFile(file, surfaceJson(await snapshotSurface(client)));
+ * const surface: Surface = JSON.parse(await Deno.readTextFile(file));
+ * console.log(surface.tools.map((t) => t.name)); // ["echo"]
+ * await Deno.remove(file);
  * ```
  */
 export interface Surface {
@@ -140,8 +148,16 @@ export function surfaceJson(surface: Surface): string {
  * Reads a surface from parsed JSON, checking its shape.
  *
  * @example Checking a snapshot read from a file
- * ```ts ignore
- * const surface = parseSurface(JSON.parse(await Deno.readTextFile("mcp-surface.json")));
+ * ```ts
+ * import { parseSurface } from "@mcp-inspect/client/testing";
+ * const file = await Deno.makeTempFile({ suffix: ".json" }); // mcp-surface.json
+ * await Deno.writeTextFile(file, `{ "format": 1, "tools": [] }`); // an old or hand-edited file
+ * try {
+ *   parseSurface(JSON.parse(await Deno.readTextFile(file)), "mcp-surface.json");
+ * } catch (error) {
+ *   console.log((error as TypeError).message); // 'mcp-surface.json: "resources" is not a list'
+ * }
+ * await Deno.remove(file);
  * ```
  */
 export function parseSurface(value: unknown, source = "the snapshot"): Surface {
@@ -346,9 +362,21 @@ export function diffSurfaces(before: Surface, after: Surface): SurfaceChange[] {
  * every tool, resource, template and prompt its list answers carried (every page it recorded).
  *
  * @example Diffing a recording against a live server
- * ```ts ignore
- * const before = surfaceFromRecording(parseRecording(await Deno.readTextFile("session.jsonl")));
+ * ```ts
+ * import { Client } from "@mcp-inspect/client";
+ * import { diffSurfaces, FakeServer, parseRecording, snapshotSurface, surfaceFromRecording } from "@mcp-inspect/client/testing";
+ *
+ * const before = surfaceFromRecording(parseRecording(`
+ * {"format":"mcp-inspect-recording","version":1,"tool":"0.1.0","server":"my-server","started":"2025-06-01T12:00:00.000Z"}
+ * {"t":1,"dir":"send","msg":{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}}
+ * {"t":2,"dir":"recv","msg":{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"fake","version":"1.0.0"}}}}
+ * {"t":3,"dir":"send","msg":{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}}
+ * {"t":4,"dir":"recv","msg":{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"echo","inputSchema":{"type":"object"}}]}}}`));
+ * const live = new FakeServer({ tools: [] }); // echo is gone
+ * await using client = await Client.connect(live.transport(), { protocol: "legacy" });
  * const changes = diffSurfaces(before, await snapshotSurface(client));
+ * console.log(changes.map((c) => `${c.severity}: ${c.name} ${c.detail}`));
+ * // ["breaking: echo tool removed"]
  * ```
  */
 export function surfaceFromRecording(recording: Recording): Surface {

@@ -323,9 +323,15 @@ export class FakeServer {
    * apply there.
    *
    * @example Serving the fake on a free port
-   * ```ts ignore
+   * ```ts
+   * import { Client, StreamableHttpTransport } from "@mcp-inspect/client";
+   * import { FakeServer } from "@mcp-inspect/client/testing";
+   *
+   * const fake = new FakeServer({ tools: [{ name: "echo" }] });
    * await using http = fake.serveHttp({ port: 0 });
-   * console.log(http.url.href);
+   * console.log(http.url.href); // "http://127.0.0.1:<port>/mcp"
+   * await using client = await Client.connect(new StreamableHttpTransport({ url: http.url }));
+   * console.log((await client.listTools()).map((t) => t.name)); // ["echo"]
    * ```
    */
   serveHttp(options: ServeHttpOptions = {}): HttpServerHandle {

@@ -5,14 +5,19 @@
  * a diff that marks breaking changes ({@link diffSurfaces}).
  *
  * @example A recorded server as a fake in `deno test`
- * ```ts ignore
+ * ```ts
  * import { Client } from "@mcp-inspect/client";
  * import { parseRecording, replayTransport } from "@mcp-inspect/client/testing";
  *
  * Deno.test("my host lists the recorded tools", async () => {
- *   const recording = parseRecording(await Deno.readTextFile("testdata/session.jsonl"));
+ *   const recording = parseRecording(`
+ * {"format":"mcp-inspect-recording","version":1,"tool":"0.1.0","server":"my-server","started":"2025-06-01T12:00:00.000Z"}
+ * {"t":1,"dir":"send","msg":{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}}
+ * {"t":2,"dir":"recv","msg":{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"my-server","version":"1.0.0"}}}}
+ * {"t":3,"dir":"send","msg":{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}}
+ * {"t":4,"dir":"recv","msg":{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"echo","inputSchema":{"type":"object"}}]}}}`);
  *   await using client = await Client.connect(replayTransport(recording), { protocol: "legacy" });
- *   console.log((await client.listTools()).map((t) => t.name));
+ *   console.log((await client.listTools()).map((t) => t.name)); // ["echo"]
  * });
  * ```
  *
