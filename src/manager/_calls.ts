@@ -13,6 +13,7 @@ import type {
 } from "../types.ts";
 import type { ItemIndex } from "./_item_index.ts";
 import type { ManagedServer } from "./_server.ts";
+import { qualify } from "./_names.ts";
 import { requestOptions } from "./_status.ts";
 import { ServerUnavailableError, UnknownToolError } from "./errors.ts";
 import type { ManagerCallOptions } from "./types.ts";
@@ -54,13 +55,35 @@ export class CallRouter {
       );
     }
     // Hidden entries resolve too, so that a denied or disabled tool gets the precise refusal.
+    const options = (third ?? {}) as ManagerCallOptions;
     const entry = this.#registry.findTool(first);
-    if (!entry) throw new UnknownToolError(first);
-    return entry.server.callTool(
-      entry.item.name,
-      second ?? {},
-      (third ?? {}) as ManagerCallOptions,
-    );
+    if (entry) return entry.server.callTool(entry.item.name, second ?? {}, options);
+    return this.#unlisted(first, "tool", options).then(() => {
+      const listed = this.#registry.findTool(first);
+      if (!listed) throw new UnknownToolError(first);
+      return listed.server.callTool(listed.item.name, second ?? {}, options);
+    });
+  }
+
+  /**
+   * A qualified name no listing has yet may belong to a server that has listed nothing: one still
+   * connecting, reconnecting, idle, failed or disabled. Then that server's state answers (it is
+   * waited for, as a call by server and name would wait, or it is unavailable), not "unknown".
+   * Resolves once the server is ready, for the caller to look the name up again.
+   */
+  async #unlisted(
+    name: string,
+    kind: "tool" | "prompt",
+    options: ManagerCallOptions,
+  ): Promise<void> {
+    let owner: ManagedServer | undefined;
+    for (const server of this.#servers.values()) {
+      const prefix = qualify(server.name, "");
+      const longer = owner === undefined || prefix.length > qualify(owner.name, "").length;
+      if (server.phase !== "ready" && name.startsWith(prefix) && longer) owner = server;
+    }
+    if (!owner) throw new UnknownToolError(name, kind);
+    await owner.acquire(options);
   }
 
   getPrompt(
@@ -69,12 +92,18 @@ export class CallRouter {
     options: ManagerCallOptions,
   ): Promise<GetPromptResult> {
     const entry = this.#registry.findPrompt(qualifiedName);
-    if (!entry) throw new UnknownToolError(qualifiedName, "prompt");
-    return this.#using(
-      entry.server,
-      options,
-      (client, request) => client.getPrompt(entry.item.name, args, request),
-    );
+    const get = (found: NonNullable<typeof entry>) =>
+      this.#using(
+        found.server,
+        options,
+        (client, request) => client.getPrompt(found.item.name, args, request),
+      );
+    if (entry) return get(entry);
+    return this.#unlisted(qualifiedName, "prompt", options).then(() => {
+      const listed = this.#registry.findPrompt(qualifiedName);
+      if (!listed) throw new UnknownToolError(qualifiedName, "prompt");
+      return get(listed);
+    });
   }
 
   /** From server `first` when `second` is a string (the URI), else from whoever offers `first`. */

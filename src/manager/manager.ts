@@ -382,7 +382,10 @@ export class ServerManager implements AsyncDisposable {
   }
 
   /**
-   * Calls a tool by its qualified name.
+   * Calls a tool by its qualified name. A name no listing has yet, under the prefix of a server
+   * that has listed nothing (connecting, failed or disabled), waits for that server as a call by
+   * server and name would, or fails with its {@link ServerUnavailableError}; any other unknown
+   * name fails with {@link UnknownToolError}.
    *
    * @example Calling a tool by its qualified name
    * ```ts

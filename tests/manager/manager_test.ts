@@ -99,6 +99,34 @@ Deno.test("setServers() readies every good server even when one fails to start",
   assert.equal(error.server, "broken");
   await rejectsWith(manager.callTool("mcp__nobody__echo"), UnknownToolError);
   await rejectsWith(manager.callTool("nobody", "echo"), ServerUnavailableError);
+  // A server that never listed its tools: its state answers, whichever way the tool is named.
+  const qualified = await rejectsWith(
+    manager.callTool("mcp__broken__anything", {}, { whileReconnecting: "fail" }),
+    ServerUnavailableError,
+  );
+  assert.equal(qualified.server, "broken");
+  const unlisted = await rejectsWith(
+    manager.getPrompt("mcp__broken__greet", {}, { whileReconnecting: "fail" }),
+    ServerUnavailableError,
+  );
+  assert.equal(unlisted.server, "broken");
+  // A ready server answers for its own names: a tool it does not have is unknown.
+  await rejectsWith(manager.callTool("mcp__fast__nothing"), UnknownToolError);
+});
+
+Deno.test("a qualified name waits for its server's first connection, then calls the tool", async () => {
+  await using manager = new ServerManager(QUICK);
+  const connecting = manager.connect("late", fake("fast.ts"));
+  const result = await manager.callTool("mcp__late__echo", { text: "after" });
+  assert.equal(textOf(result), "after");
+  await connecting;
+});
+
+Deno.test("a disabled server's qualified names say it is disabled, not unknown", async () => {
+  await using manager = new ServerManager(QUICK);
+  await manager.connect("off", { ...fake("fast.ts"), disabled: true });
+  const error = await rejectsWith(manager.callTool("mcp__off__echo", {}), ServerUnavailableError);
+  assert.equal(error.state, "disabled");
 });
 
 Deno.test("setServers() keeps unchanged servers, restarts changed ones and stops removed ones", async () => {
