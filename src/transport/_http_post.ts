@@ -150,11 +150,14 @@ async function postLoop(
       continue;
     }
     const retryable = response.status === 429 || response.status === 503;
+    // A server that asks for a longer wait than maxDelayMs is not asked again early: the caller
+    // gets its answer (an HttpError with retryAfterMs) now, rather than a timeout later.
+    const asked = retryable ? retryAfterMs(response.headers.get("retry-after")) : undefined;
     if (
-      retryable && attempt < limits.maxRetries && method !== undefined && IDEMPOTENT.has(method)
+      retryable && attempt < limits.maxRetries && method !== undefined &&
+      IDEMPOTENT.has(method) && (asked === undefined || asked <= limits.maxDelayMs)
     ) {
-      const wait = retryAfterMs(response.headers.get("retry-after")) ??
-        backoffMs(attempt, limits.reconnectDelayMs, limits.maxDelayMs);
+      const wait = asked ?? backoffMs(attempt, limits.reconnectDelayMs, limits.maxDelayMs);
       await response.body?.cancel();
       await sleep(Math.min(wait, limits.maxDelayMs), link.signal);
       if (link.signal.aborted) throw link.signal.reason; // closed while waiting to retry

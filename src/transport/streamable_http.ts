@@ -66,7 +66,10 @@ export interface StreamableHttpTransportOptions {
   maxReconnects?: number;
   /** First reconnection delay when the server gave no `retry:` (default 1 s, doubling). */
   reconnectDelayMs?: number;
-  /** The longest wait: for `retry:`, `Retry-After` and backoff alike (default 30 s). */
+  /**
+   * The longest wait: for `retry:` and backoff (default 30 s). A `Retry-After` longer than this
+   * is not retried: the request fails with an {@link HttpError} carrying `retryAfterMs`.
+   */
   maxDelayMs?: number;
   /** Retries of idempotent requests answered 429 or 503 (default 3). */
   maxRetries?: number;

@@ -25,6 +25,19 @@ Deno.test("429 and 503 to an idempotent request are retried after Retry-After (s
   assert.equal(count(server.log, "tools/list"), 3);
 });
 
+Deno.test("a Retry-After longer than maxDelayMs is not cut short: the request fails at once with it", async () => {
+  await using server = serve({
+    canned: { "tools/list": [{ status: 503, headers: { "retry-after": "120" } }] },
+  });
+  // Retrying after maxDelayMs instead would ask again 119.9 s early, three times, and let the
+  // request time out before the caller ever saw the server's answer.
+  await using fx = await connect(server.url, { maxDelayMs: 100 });
+  const error = await rejectsWith(fx.client.listTools({ timeoutMs: 60_000 }), HttpError);
+  assert.equal(error.status, 503);
+  assert.equal(error.retryAfterMs, 120_000);
+  assert.equal(count(server.log, "tools/list"), 1);
+});
+
 Deno.test("429 and 503 to tools/call are not retried: HttpError with retryAfterMs", async () => {
   const later = new Date(Date.now() + 120_000).toUTCString();
   await using server = serve({
