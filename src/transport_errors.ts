@@ -121,8 +121,8 @@ export class ConnectionClosedError extends TransportError {
  * const busy = () => new Response("Busy", { status: 503, headers: { "Retry-After": "120" } });
  * await using server = Deno.serve({ port: 0, onListen() {} }, busy);
  * const url = `http://127.0.0.1:${server.addr.port}/mcp`;
- * // maxRetries: 0, or the transport itself retries idempotent requests after Retry-After
- * await Client.connect(new StreamableHttpTransport({ url, maxRetries: 0 })).catch((error) => {
+ * // A wait beyond maxDelayMs (30 s) is the caller's to make: no retry, the error at once
+ * await Client.connect(new StreamableHttpTransport({ url })).catch((error) => {
  *   if (!(error instanceof HttpError) || error.status !== 503) throw error;
  *   console.log("retry later", error.retryAfterMs); // "retry later" 120000
  * });
