@@ -192,7 +192,9 @@ export class FakeServer {
       handlers["resources/read"] = (params) => {
         const resource = resources.find((r) => r.uri === params.uri);
         if (!resource) {
-          throw new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${params.uri}`);
+          throw new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${params.uri}`, {
+            uri: params.uri,
+          });
         }
         const { uri, text } = resource;
         return Promise.resolve({
