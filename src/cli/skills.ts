@@ -186,7 +186,8 @@ type Add = (level: "ok" | "warning" | "problem", check: string, detail: string) 
 
 /**
  * The skills part of `check`: every listed entry is validated, and every skill with a file list
- * is loaded to verify its files' sizes, digests and frontmatter.
+ * is loaded to verify its files' sizes, digests and frontmatter (unless the server cannot serve
+ * files at all: one problem says so).
  */
 export async function checkSkills(context: Context, add: Add): Promise<void> {
   const skills = new Skills(context.client);
@@ -198,6 +199,17 @@ export async function checkSkills(context: Context, add: Add): Promise<void> {
     return;
   }
   add("ok", "skills/list", `${entries.length} skill(s)`);
+  // Skill files are read with resources/read: without the capability none can be, and saying so
+  // once names the fault instead of failing every skill with the same error.
+  const readable = context.client.serverCapabilities.resources !== undefined;
+  if (!readable) {
+    add(
+      "problem",
+      "skills",
+      "the server declares the skills extension but not the resources capability, so none of " +
+        "its skills' files can be read",
+    );
+  }
   const names = new Map<string, number>();
   for (const entry of entries) names.set(nameOf(entry), (names.get(nameOf(entry)) ?? 0) + 1);
   for (const [name, count] of names) {
@@ -214,6 +226,7 @@ export async function checkSkills(context: Context, add: Add): Promise<void> {
       add("warning", label, "dynamic: its files cannot be verified");
       continue;
     }
+    if (!readable) continue;
     try {
       const loaded = await skills.load(entry, options(context));
       add("ok", label, `${loaded.files.length} file(s) verified`);

@@ -2,9 +2,12 @@
 // verification: a tampered file (same size, other bytes), a file of another size than listed,
 // and a SKILL.md whose frontmatter says something other than the listing. It logs
 // `read <uri>` on stderr for every resources/read, so tests can see what was read and when.
-// Usage: deno run --allow-all testdata/servers/skills.ts [--modern] [--honest] [--page-size N]
+// Usage: deno run --allow-all testdata/servers/skills.ts [--modern] [--honest] [--no-resources]
+//   [--page-size N]
 //   --modern answers server/discover (revision 2026-07-28) as well as initialize;
-//   --honest lists the honest skill only.
+//   --honest lists the honest skill only;
+//   --no-resources declares the skills extension without the resources capability (a fault:
+//   skill files are read with resources/read).
 
 import { exit, log, negotiate, type Params, RpcError, serve } from "./_wire.ts";
 
@@ -74,7 +77,9 @@ async function entryOf(s: FakeSkill): Promise<Params> {
   return { uri: uriOf(s.name, "SKILL.md"), frontmatter: s.frontmatter, resources };
 }
 
-const CAPABILITIES = { resources: {}, extensions: { [EXTENSION]: {} } };
+const CAPABILITIES = Deno.args.includes("--no-resources")
+  ? { extensions: { [EXTENSION]: {} } }
+  : { resources: {}, extensions: { [EXTENSION]: {} } };
 const SERVER_INFO = { name: "fake-skills", version: "1.0.0" };
 const cacheable = (result: Params): Params =>
   modern

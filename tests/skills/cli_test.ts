@@ -91,3 +91,14 @@ Deno.test("check loads every skill: an honest server passes, each tampered skill
   assert.match(all.stdout, /✗ skill lying-frontmatter: .*frontmatter differs/);
   assert.match(all.stdout, /3 problem\(s\)/);
 });
+
+Deno.test("check names a server that declares skills without resources once, instead of failing each skill", async () => {
+  const run = await cli("check", ...SKILLS, "--honest", "--no-resources");
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  assert.match(
+    run.stdout,
+    /✗ skills: the server declares the skills extension but not the resources capability/,
+  );
+  assert.doesNotMatch(run.stdout, /✗ skill pdf-processing/);
+  assert.match(run.stdout, /1 problem\(s\)/);
+});
