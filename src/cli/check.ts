@@ -46,7 +46,10 @@ export const check: Command = {
     if (caps.resources) await checkResources(context, report, options);
     if (caps.prompts) {
       const prompts = await report.timed("prompts/list", () => client.listPrompts(options));
-      if (prompts) report.add("ok", "prompts/list", `${prompts.length} prompt(s)`);
+      if (prompts) {
+        report.add("ok", "prompts/list", `${prompts.length} prompt(s)`);
+        repeats(report, "prompt names", "prompt", prompts.map((prompt) => prompt.name));
+      }
     }
     if (new Skills(client).available) {
       await (await import("./skills.ts")).checkSkills(context, (...a) => report.add(...a));
@@ -80,7 +83,6 @@ async function checkTools(context: Context, report: CheckReport, options: Option
         `"${tool.name}" breaks the naming guidance (1–128 of A-Z a-z 0-9 _ - .)`,
       );
     }
-    if (seen.has(tool.name)) report.add("problem", "tool names", `"${tool.name}" is listed twice`);
     seen.add(tool.name);
     const schemas = [["inputSchema", tool.inputSchema], ["outputSchema", tool.outputSchema]];
     for (const [kind, schema] of schemas as [string, typeof tool.inputSchema | undefined][]) {
@@ -93,6 +95,7 @@ async function checkTools(context: Context, report: CheckReport, options: Option
       }
     }
   }
+  repeats(report, "tool names", "tool", tools.map((tool) => tool.name));
   policyFinding(context, report, tools);
   for (const name of context.args.call) {
     // --call is a call like `tools call`: what the config's lists refuse is not sent.
@@ -149,12 +152,31 @@ async function checkResources(
 ): Promise<void> {
   const { client } = context;
   const resources = await report.timed("resources/list", () => client.listResources(options));
-  if (resources) report.add("ok", "resources/list", `${resources.length} resource(s)`);
+  if (resources) {
+    report.add("ok", "resources/list", `${resources.length} resource(s)`);
+    repeats(report, "resource URIs", "resource", resources.map((resource) => resource.uri));
+  }
   const templates = await report.timed(
     "resources/templates/list",
     () => client.listResourceTemplates(options),
   );
-  if (templates) report.add("ok", "resources/templates/list", `${templates.length} template(s)`);
+  if (templates) {
+    report.add("ok", "resources/templates/list", `${templates.length} template(s)`);
+    const patterns = templates.map((template) => template.uriTemplate);
+    repeats(report, "resource templates", "template", patterns);
+  }
+}
+
+/**
+ * Names a listing gives more than once: which one a call by that name reaches is up to chance,
+ * so each is a problem.
+ */
+function repeats(report: CheckReport, check: string, kind: string, names: string[]): void {
+  const counts = new Map<string, number>();
+  for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
+  for (const [name, count] of counts) {
+    if (count > 1) report.add("problem", check, `${kind} "${name}" is listed ${count} times`);
+  }
 }
 
 /**

@@ -35,7 +35,8 @@ const MODES: Record<string, string> = {
   "exit-immediately": "exits with code 7 before reading anything",
   "stdout-closes": "closes stdout on tools/call and lingers for 10 s",
   "chatty": "logs a message every 50 ms once initialized, with the logging capability",
-  "sloppy": "lists a badly named tool, a schema that does not compile and one off the spec",
+  "sloppy":
+    "lists a badly named tool, a schema that does not compile, one off the spec, and a tool, a prompt and a resource twice",
 };
 
 const mode = Deno.args[0] ?? "";
@@ -92,6 +93,7 @@ function tools(): Params[] {
       },
       { name: "broken", inputSchema: { type: "object", properties: { n: { type: 12 } } } },
       { name: "schemaless", description: "Has no inputSchema, which the spec requires." },
+      { name: "echo", description: "Listed again.", inputSchema: { type: "object" } },
     );
   }
   if (mode === "spawn-child") {
@@ -118,7 +120,11 @@ function initialize(params: Params): Params {
   initialized = true;
   return {
     protocolVersion,
-    capabilities: mode === "chatty" ? { tools: {}, logging: {} } : { tools: {} },
+    capabilities: mode === "chatty"
+      ? { tools: {}, logging: {} }
+      : mode === "sloppy"
+      ? { tools: {}, prompts: {}, resources: {} }
+      : { tools: {} },
     serverInfo: { name: `fake-${mode}`, version: "1.0.0" },
   };
 }
@@ -235,9 +241,19 @@ function handle(
       return { tools: tools() };
     case "tools/call":
       return callTool(message.id, params);
-    default:
-      throw new RpcError(-32601, `Method not found: ${message.method}`);
+    case "prompts/list":
+      if (mode !== "sloppy") break;
+      return { prompts: [{ name: "greet" }, { name: "greet", description: "Listed again." }] };
+    case "resources/list":
+      if (mode !== "sloppy") break;
+      return {
+        resources: [{ uri: "file:///a.txt", name: "a" }, { uri: "file:///a.txt", name: "again" }],
+      };
+    case "resources/templates/list":
+      if (mode !== "sloppy") break;
+      return { resourceTemplates: [] };
   }
+  throw new RpcError(-32601, `Method not found: ${message.method}`);
 }
 
 /** Noise that npm scripts and careless servers print on stdout. */

@@ -60,7 +60,7 @@ Deno.test("check reports a healthy server and exits 0", async () => {
   assert.ok(report.latenciesMs["tools/list"] >= 0);
 });
 
-Deno.test("check flags bad tool names, schemas that do not compile and off-spec messages", async () => {
+Deno.test("check flags bad tool names, schemas that do not compile, off-spec messages and names listed twice", async () => {
   const run = await cli("check", "--schema-dir", SPEC, "--json", ...MISBEHAVING("sloppy"));
   assert.equal(run.code, 1);
   const details = (JSON.parse(run.stdout).findings as { level: string; detail: string }[])
@@ -68,4 +68,7 @@ Deno.test("check flags bad tool names, schemas that do not compile and off-spec 
   assert.match(details, /"bad name!" breaks the naming guidance/);
   assert.match(details, /inputSchema of "broken" does not compile/);
   assert.match(details, /response to tools\/list: .*inputSchema/);
+  assert.match(details, /tool "echo" is listed 2 times/);
+  assert.match(details, /prompt "greet" is listed 2 times/);
+  assert.match(details, /resource "file:\/\/\/a\.txt" is listed 2 times/);
 });
