@@ -17,6 +17,8 @@ interface Session {
   stream: ReadableStreamDefaultController<Uint8Array> | undefined;
   /** Requests of this session whose answer has not gone out yet. */
   inFlight: number;
+  /** How each of those requests ends if the connection closes first. */
+  abandons: Set<() => void>;
 }
 
 const encoder = new TextEncoder();
@@ -24,6 +26,21 @@ const META_VERSION = META.protocolVersion;
 
 function sse(message: JsonRpcMessage): Uint8Array {
   return encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+}
+
+/**
+ * The answer to a request whose connection closed before its handler answered (closeAll(), a
+ * session ended or evicted): the HTTP request ends with it instead of waiting forever.
+ */
+function closedAnswer(id: RequestId): JsonRpcMessage {
+  return {
+    jsonrpc: "2.0",
+    id,
+    error: {
+      code: ErrorCode.InternalError,
+      message: "The server closed this connection before answering",
+    },
+  };
 }
 
 function rpcError(status: number, code: number, message: string, id: RequestId | null = null) {
@@ -109,6 +126,8 @@ export class Endpoint {
     const headers: Record<string, string> = {};
     let connection: McpServerConnection;
     let ephemeral = false;
+    /** Ends the request if its connection closes before the answer: set below. */
+    let abandon = (): void => {};
     let owner: Session | undefined;
     if (isRequestMessage(message) && message.method === "initialize") {
       if (this.#sessions.size >= this.#maxSessions && !this.#evictIdleSession()) {
@@ -125,9 +144,10 @@ export class Endpoint {
       const session: Session = {
         connection: this.#server.open({
           send: (out) => session.stream?.enqueue(sse(out)),
-        }),
+        }, { onClose: () => this.#closed(id, session) }),
         stream: undefined,
         inFlight: 0,
+        abandons: new Set(),
       };
       this.#sessions.set(id, session);
       headers["mcp-session-id"] = id;
@@ -146,7 +166,7 @@ export class Endpoint {
           typeof (message.params._meta as Record<string, unknown>)[META_VERSION] === "string")
     ) {
       // Modern era: stateless, so every request gets a connection of its own.
-      connection = this.#server.open();
+      connection = this.#server.open(undefined, { onClose: () => abandon() });
       ephemeral = true;
     } else {
       return rpcError(400, ErrorCode.InvalidRequest, "Missing Mcp-Session-Id header");
@@ -158,16 +178,33 @@ export class Endpoint {
     }
     const id = (message as { id: RequestId }).id;
     const isAnswer = (out: JsonRpcMessage) => !("method" in out) && out.id === id;
-    if (owner) owner.inFlight++;
+    const abandonThis = () => abandon();
+    if (owner) {
+      owner.inFlight++;
+      owner.abandons.add(abandonThis);
+    }
     let finished = false;
     const finish = () => {
       if (finished) return;
       finished = true;
-      if (owner) owner.inFlight--;
+      if (owner) {
+        owner.inFlight--;
+        owner.abandons.delete(abandonThis);
+      }
       if (ephemeral) connection.close();
     };
     if ((request.headers.get("accept") ?? "").includes("text/event-stream")) {
       return this.#stream(headers, (controller) => {
+        abandon = () => {
+          if (finished) return;
+          try {
+            controller.enqueue(sse(closedAnswer(id)));
+          } catch {
+            // the client went away
+          }
+          this.#end(controller);
+          finish();
+        };
         connection.receive(message, {
           send: (out) => {
             try {
@@ -193,6 +230,7 @@ export class Endpoint {
     // A JSON answer has no way to notice a client that went away before it: clients that want
     // cancellation on disconnect accept SSE (every MCP client does).
     const { promise, resolve } = Promise.withResolvers<JsonRpcMessage>();
+    abandon = () => resolve(closedAnswer(id));
     connection.receive(message, { send: (out) => isAnswer(out) && resolve(out) });
     const answer = await promise;
     finish();
@@ -219,25 +257,32 @@ export class Endpoint {
     const id = request.headers.get("mcp-session-id") ?? "";
     const session = this.#sessions.get(id);
     if (!session) return new Response(null, { status: 404 });
-    this.#sessions.delete(id);
-    session.connection.close();
-    if (session.stream) this.#end(session.stream);
+    session.connection.close(); // see #closed()
     return new Response(null, { status: 204 });
   }
 
   /** Ends every session and stream. */
   close(): void {
-    for (const session of this.#sessions.values()) session.connection.close();
-    this.#sessions.clear();
+    for (const session of [...this.#sessions.values()]) session.connection.close();
     for (const controller of [...this.#streams]) this.#end(controller);
+  }
+
+  /**
+   * A session's connection closed, whoever closed it (DELETE, eviction, close(), or the server's
+   * closeAll()): the session is gone, so its id now gets 404 and a client starts a new one; its
+   * GET stream ends; each of its requests still waiting gets an error answer.
+   */
+  #closed(id: string, session: Session): void {
+    if (this.#sessions.get(id) === session) this.#sessions.delete(id);
+    if (session.stream) this.#end(session.stream);
+    for (const abandon of [...session.abandons]) abandon();
   }
 
   /** Ends the session idle the longest; `false` when every session is busy. */
   #evictIdleSession(): boolean {
-    for (const [id, session] of this.#sessions) {
+    for (const session of this.#sessions.values()) {
       if (session.inFlight > 0 || session.stream) continue;
-      this.#sessions.delete(id);
-      session.connection.close();
+      session.connection.close(); // see #closed()
       return true;
     }
     return false;

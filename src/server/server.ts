@@ -205,6 +205,8 @@ export class McpServer {
 
   /**
    * Opens a connection whose unrelated messages (list changes, logs) go to `channel`.
+   * `options.onClose` runs once when the connection closes, whoever closes it (its own
+   * `close()`, or {@link closeAll}): how a transport serving it learns to end.
    *
    * @example Answering a ping that came by a route of one's own
    * ```ts
@@ -222,23 +224,32 @@ export class McpServer {
    * console.log(await answered.promise); // { jsonrpc: "2.0", id: 1, result: {} }
    * connection.close();
    * ```
+   *
+   * @example Learning that the server dropped every connection
+   * ```ts
+   * import { McpServer } from "@mcp-inspect/client/server";
+   *
+   * const server = new McpServer({
+   *   serverInfo: { name: "hello", version: "1.0.0" },
+   *   capabilities: {},
+   *   handlers: {},
+   * });
+   * server.open(undefined, { onClose: () => console.log("closed") });
+   * server.closeAll(); // "closed"
+   * ```
    */
-  open(channel?: { send(message: JsonRpcMessage): void }): McpServerConnection {
-    return this.#open(channel);
-  }
-
-  /** A new connection; `closed` hears when it closes, whoever closes it. */
-  #open(
-    channel: { send(message: JsonRpcMessage): void } | undefined,
-    closed?: () => void,
-  ): ServerConnection {
+  open(
+    channel?: { send(message: JsonRpcMessage): void },
+    options: { onClose?: () => void } = {},
+  ): McpServerConnection {
+    const { onClose } = options;
     const connection: ServerConnection = new ServerConnection(
       this.#definition,
       channel,
       this.#subscriptions,
       () => {
         this.#connections.delete(connection);
-        closed?.();
+        onClose?.();
       },
     );
     this.#connections.add(connection);
@@ -272,9 +283,9 @@ export class McpServer {
     const reader = transport.readable.getReader();
     // A connection closed from this side (closeAll()) ends the read below, and so closes the
     // transport: the client learns at once instead of waiting for answers that never come.
-    const connection = this.#open(
+    const connection = this.open(
       { send: (message) => void writer.write(message).catch(() => {}) },
-      () => void reader.cancel().catch(() => {}),
+      { onClose: () => void reader.cancel().catch(() => {}) },
     );
     try {
       while (true) {
