@@ -207,6 +207,12 @@ export class Session implements AsyncDisposable {
   /** What the transport's last send returned, and the requests sent with it (see #watch). */
   #lastSent: Promise<void> | undefined;
   #sentWith: PendingRequest[] = [];
+  /**
+   * The last write that went through: a transport that answers every send with one settled
+   * promise (Streamable HTTP) returns it again, and a promise that resolved cannot reject later,
+   * so a request sent with it needs no watch.
+   */
+  #sentOk: Promise<void> | undefined;
   #closedReason: Error | undefined;
   #transportClosed: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
@@ -332,8 +338,10 @@ export class Session implements AsyncDisposable {
     const pending = new PendingRequest(id, method, options, this.#owner);
     this.#outgoing.add(pending);
     const sent = this.#send(message);
-    if (sent !== this.#lastSent) this.#watch(sent);
-    this.#sentWith.push(pending);
+    if (sent !== this.#sentOk) {
+      if (sent !== this.#lastSent) this.#watch(sent);
+      this.#sentWith.push(pending);
+    }
     return pending.promise;
   }
 
@@ -352,7 +360,10 @@ export class Session implements AsyncDisposable {
       this.#lastSent = undefined;
       this.#sentWith = [];
     };
-    sent.then(done, (error) => {
+    sent.then(() => {
+      this.#sentOk = sent;
+      done();
+    }, (error) => {
       done();
       const reason = this.#asClosed(error);
       for (const pending of members) pending.fail(reason);
