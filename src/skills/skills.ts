@@ -111,7 +111,8 @@ export class Skills {
   }
 
   /**
-   * Whether the server declared the extension: `skills/*` is called only then.
+   * Whether the server declared the extension: `skills/*` is called only then. Loading a skill
+   * reads its files with `resources/read`, which also needs the server's `resources` capability.
    *
    * @example Checking for skills before listing them
    * ```ts
