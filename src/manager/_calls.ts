@@ -58,24 +58,22 @@ export class CallRouter {
     const options = (third ?? {}) as ManagerCallOptions;
     const entry = this.#registry.findTool(first);
     if (entry) return entry.server.callTool(entry.item.name, second ?? {}, options);
-    return this.#unlisted(first, "tool", options).then(() => {
-      const listed = this.#registry.findTool(first);
-      if (!listed) throw new UnknownToolError(first);
-      return listed.server.callTool(listed.item.name, second ?? {}, options);
-    });
+    return this.#unlisted(() => this.#registry.findTool(first), first, "tool", options)
+      .then((listed) => listed.server.callTool(listed.item.name, second ?? {}, options));
   }
 
   /**
    * A qualified name no listing has yet may belong to a server that has listed nothing: one still
    * connecting, reconnecting, idle, failed or disabled. Then that server's state answers (it is
-   * waited for, as a call by server and name would wait, or it is unavailable), not "unknown".
-   * Resolves once the server is ready, for the caller to look the name up again.
+   * waited for, as a call by server and name would wait, or it is unavailable), not "unknown";
+   * once it is ready, `find` looks the name up again.
    */
-  async #unlisted(
+  async #unlisted<T>(
+    find: () => T | undefined,
     name: string,
     kind: "tool" | "prompt",
     options: ManagerCallOptions,
-  ): Promise<void> {
+  ): Promise<T> {
     let owner: ManagedServer | undefined;
     for (const server of this.#servers.values()) {
       const prefix = qualify(server.name, "");
@@ -84,6 +82,9 @@ export class CallRouter {
     }
     if (!owner) throw new UnknownToolError(name, kind);
     await owner.acquire(options);
+    const listed = find();
+    if (listed === undefined) throw new UnknownToolError(name, kind);
+    return listed;
   }
 
   getPrompt(
@@ -91,19 +92,16 @@ export class CallRouter {
     args: Record<string, string>,
     options: ManagerCallOptions,
   ): Promise<GetPromptResult> {
-    const entry = this.#registry.findPrompt(qualifiedName);
-    const get = (found: NonNullable<typeof entry>) =>
+    const find = () => this.#registry.findPrompt(qualifiedName);
+    const get = (entry: NonNullable<ReturnType<typeof find>>) =>
       this.#using(
-        found.server,
+        entry.server,
         options,
-        (client, request) => client.getPrompt(found.item.name, args, request),
+        (client, request) => client.getPrompt(entry.item.name, args, request),
       );
+    const entry = find();
     if (entry) return get(entry);
-    return this.#unlisted(qualifiedName, "prompt", options).then(() => {
-      const listed = this.#registry.findPrompt(qualifiedName);
-      if (!listed) throw new UnknownToolError(qualifiedName, "prompt");
-      return get(listed);
-    });
+    return this.#unlisted(find, qualifiedName, "prompt", options).then(get);
   }
 
   /** From server `first` when `second` is a string (the URI), else from whoever offers `first`. */
