@@ -129,18 +129,18 @@ export interface TaskWaitOptions extends RequestOptions {
  *
  * @example Running a long tool as a task
  * ```ts
- * import { Client, StdioTransport } from "@mcp-inspect/client";
+ * import { Client } from "@mcp-inspect/client";
+ * import { FakeServer } from "@mcp-inspect/client/testing";
  *
- * // A test server of this repository whose `long_task` tool may run as a task (2025-11-25)
- * const server = new URL("../../testdata/servers/everything.ts", import.meta.url).href;
- * await using client = await Client.connect(
- *   new StdioTransport({ command: "deno", args: ["run", "--allow-env", server] }),
- * );
- * const result = await client.callTool("long_task", { steps: 2 }, {
+ * // A tool that may run as a task (2025-11-25)
+ * const build = { name: "build", execution: { taskSupport: "optional" }, handler: () => "built" };
+ * const fake = new FakeServer({ tools: [build] });
+ * await using client = await Client.connect(fake.transport(), { protocol: "2025-11-25" });
+ * const result = await client.callTool("build", {}, {
  *   task: { ttlMs: 600_000 },
- *   onTaskStatus: (task) => console.error(task.status, task.statusMessage ?? ""),
+ *   onTaskStatus: (task) => console.error(task.status), // "working", then "completed"
  * });
- * console.log(result.content); // [{ type: "text", text: "long done after 2 steps" }]
+ * console.log(result.content); // [{ type: "text", text: "built" }]
  * ```
  */
 export interface CallToolOptions extends RequestOptions {

@@ -10,15 +10,49 @@ import { StdioServerTransport } from "../server/stdio.ts";
 import { MemoryTransport } from "../transport/memory.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { CallToolResult, Tool } from "../feature_types.ts";
+import { FakeTasks } from "./_fake_tasks.ts";
+
+type Context = ServerRequestContext;
+
+/** Whether a tool may, must or must not run as a task (`execution.taskSupport`, 2025-11-25). */
+function taskSupport(tool: FakeTool): "forbidden" | "optional" | "required" {
+  const support = (tool.execution as { taskSupport?: unknown } | undefined)?.taskSupport;
+  return support === "optional" || support === "required" ? support : "forbidden";
+}
+
+function runsAsTask(tool: FakeTool): boolean {
+  return taskSupport(tool) !== "forbidden";
+}
 
 /**
  * A tool of a {@link FakeServer}: its listing, and what a call answers (a string is one text
- * content; default: the arguments as JSON text).
+ * content; default: the arguments as JSON text). A tool whose `execution.taskSupport` is
+ * `"optional"` or `"required"` runs as a task when a call asks for one (revision 2025-11-25):
+ * the fake then declares the tasks capability and answers `tasks/get`, `tasks/result`,
+ * `tasks/list` and `tasks/cancel`, and the handler's signal aborts on cancellation.
  *
  * @example A tool that echoes its text
  * ```ts
  * import type { FakeTool } from "@mcp-inspect/client/testing";
  * const echo: FakeTool = { name: "echo", handler: (args) => String(args.text) };
+ * ```
+ *
+ * @example A tool that runs only as a task, and waits until it is cancelled
+ * ```ts
+ * import { Client } from "@mcp-inspect/client";
+ * import { FakeServer, type FakeTool } from "@mcp-inspect/client/testing";
+ *
+ * const forever: FakeTool = {
+ *   name: "forever",
+ *   execution: { taskSupport: "required" },
+ *   handler: (_args, { signal }) => new Promise((_, reject) => signal.onabort = reject),
+ * };
+ * const fake = new FakeServer({ tools: [forever] });
+ * await using client = await Client.connect(fake.transport(), { protocol: "2025-11-25" });
+ * const created = await client.request("tools/call", { name: "forever", arguments: {}, task: {} });
+ * const { taskId } = created.task as { taskId: string };
+ * await client.cancelTask(taskId);
+ * console.log((await client.getTask(taskId)).status); // "cancelled"
  * ```
  */
 export interface FakeTool extends Partial<Omit<Tool, "name">> {
@@ -157,10 +191,8 @@ export class FakeServer {
     const tools = options.tools ?? [];
     const resources = options.resources ?? [];
     const prompts = options.prompts ?? [];
-    const handlers: Record<
-      string,
-      (p: JsonObject, c: ServerRequestContext) => Promise<JsonObject>
-    > = {};
+    const handlers: Record<string, (p: JsonObject, c: Context) => Promise<JsonObject>> = {};
+    const tasks = tools.some(runsAsTask) ? new FakeTasks() : undefined;
     if (options.tools) {
       handlers["tools/list"] = () =>
         Promise.resolve({
@@ -169,15 +201,35 @@ export class FakeServer {
             ...tool,
           })) as unknown as JsonObject[],
         });
-      handlers["tools/call"] = async (params, context) => {
-        const tool = tools.find((t) => t.name === params.name);
-        if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
-        const args = (params.arguments ?? {}) as Record<string, unknown>;
+      const call = async (tool: FakeTool, args: Record<string, unknown>, context: Context) => {
         const answer = tool.handler ? await tool.handler(args, context) : JSON.stringify(args);
         return (typeof answer === "string"
           ? { content: [{ type: "text", text: answer }] }
           : answer) as unknown as JsonObject;
       };
+      handlers["tools/call"] = (params, context) => {
+        const tool = tools.find((t) => t.name === params.name);
+        if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+        const args = (params.arguments ?? {}) as Record<string, unknown>;
+        // A task-augmented call (2025-11-25) runs as a task; taskSupport says whether it may.
+        const support = taskSupport(tool);
+        if (params.task !== undefined && support === "forbidden") {
+          throw new McpError(
+            ErrorCode.MethodNotFound,
+            `Tool "${tool.name}" does not run as a task`,
+          );
+        }
+        if (params.task === undefined && support === "required") {
+          throw new McpError(ErrorCode.MethodNotFound, `Tool "${tool.name}" runs only as a task`);
+        }
+        if (tasks && params.task !== undefined) {
+          return Promise.resolve(
+            tasks.start(params, (signal) => call(tool, args, { ...context, signal })),
+          );
+        }
+        return call(tool, args, context);
+      };
+      if (tasks) Object.assign(handlers, tasks.handlers());
     }
     if (options.resources) {
       handlers["resources/list"] = () =>
@@ -222,6 +274,7 @@ export class FakeServer {
       serverInfo: { name: options.name ?? "fake", version: options.version ?? "1.0.0" },
       capabilities: {
         ...(options.tools ? { tools: {} } : {}),
+        ...(tasks ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : {}),
         ...(options.resources ? { resources: {} } : {}),
         ...(options.prompts ? { prompts: {} } : {}),
       },
