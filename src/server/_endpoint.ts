@@ -128,6 +128,7 @@ export class Endpoint {
     let ephemeral = false;
     /** Ends the request if its connection closes before the answer: set below. */
     let abandon = (): void => {};
+    const abandonThis = () => abandon();
     let owner: Session | undefined;
     if (isRequestMessage(message) && message.method === "initialize") {
       if (this.#sessions.size >= this.#maxSessions && !this.#evictIdleSession()) {
@@ -166,7 +167,7 @@ export class Endpoint {
           typeof (message.params._meta as Record<string, unknown>)[META_VERSION] === "string")
     ) {
       // Modern era: stateless, so every request gets a connection of its own.
-      connection = this.#server.open(undefined, { onClose: () => abandon() });
+      connection = this.#server.open(undefined, { onClose: abandonThis });
       ephemeral = true;
     } else {
       return rpcError(400, ErrorCode.InvalidRequest, "Missing Mcp-Session-Id header");
@@ -178,7 +179,6 @@ export class Endpoint {
     }
     const id = (message as { id: RequestId }).id;
     const isAnswer = (out: JsonRpcMessage) => !("method" in out) && out.id === id;
-    const abandonThis = () => abandon();
     if (owner) {
       owner.inFlight++;
       owner.abandons.add(abandonThis);

@@ -74,7 +74,6 @@ export class FakeTasks {
     // Cancelled, the task is over at once, however long its work takes to stop.
     const result = Promise.race([work, cancelled]);
     result.catch(() => {}); // read by tasks/result, if ever asked
-    work.catch(() => {});
     this.#entries.set(String(task.taskId), { task, result, abort });
     return { task: { ...task } };
   }

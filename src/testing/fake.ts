@@ -20,10 +20,6 @@ function taskSupport(tool: FakeTool): "forbidden" | "optional" | "required" {
   return support === "optional" || support === "required" ? support : "forbidden";
 }
 
-function runsAsTask(tool: FakeTool): boolean {
-  return taskSupport(tool) !== "forbidden";
-}
-
 /**
  * A tool of a {@link FakeServer}: its listing, and what a call answers (a string is one text
  * content; default: the arguments as JSON text). A tool whose `execution.taskSupport` is
@@ -192,7 +188,9 @@ export class FakeServer {
     const resources = options.resources ?? [];
     const prompts = options.prompts ?? [];
     const handlers: Record<string, (p: JsonObject, c: Context) => Promise<JsonObject>> = {};
-    const tasks = tools.some(runsAsTask) ? new FakeTasks() : undefined;
+    const tasks = tools.some((tool) => taskSupport(tool) !== "forbidden")
+      ? new FakeTasks()
+      : undefined;
     if (options.tools) {
       handlers["tools/list"] = () =>
         Promise.resolve({
