@@ -12,7 +12,7 @@ import {
   setStandardHeaders,
 } from "./_mcp_headers.ts";
 import { concurrencyLimit, DEFAULT_MAX_CONCURRENT_REQUESTS, RequestGate } from "./_http_gate.ts";
-import { fetchWithinOrigin } from "./_redirect.ts";
+import { fetchWithinOrigin, followRedirect } from "./_redirect.ts";
 import { META } from "../protocol.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./stdio.ts";
 import type { StreamableHttpTransportOptions } from "./streamable_http.ts";
@@ -189,7 +189,7 @@ export class HttpChannel {
   /**
    * One HTTP request with our headers, following redirects only within the server's origin. Not
    * async itself: without a `requestHeaders` callback to await, the request goes out in this
-   * turn, and the caller's await is the only one.
+   * turn. A network error is rewritten as a {@link TransportError} (see {@link failure}).
    */
   request(
     method: "POST" | "GET" | "DELETE",
@@ -198,79 +198,76 @@ export class HttpChannel {
     lastEventId?: string,
     signal: AbortSignal = this.#signal,
   ): Promise<Response> {
-    return this.#start(method, message, body, lastEventId, signal);
-  }
-
-  /**
-   * A POST whose answer goes to `onResponse` and whose failure (a network error already made a
-   * {@link TransportError}) goes to `onError`, both in the turn the answer arrives: the hot path
-   * of a request, with no promise turn between fetch and the caller's handler.
-   */
-  exchange<T>(
-    message: JsonRpcMessage,
-    body: string,
-    onResponse: (response: Response) => T | PromiseLike<T>,
-    onError: (error: unknown) => T | PromiseLike<T>,
-  ): Promise<T> {
-    return this.#start("POST", message, body, undefined, this.#signal, onResponse, onError);
-  }
-
-  #start<T = Response>(
-    method: "POST" | "GET" | "DELETE",
-    message: JsonRpcMessage | undefined,
-    body: string | undefined,
-    lastEventId: string | undefined,
-    signal: AbortSignal,
-    onResponse?: (response: Response) => T | PromiseLike<T>,
-    onError?: (error: unknown) => T | PromiseLike<T>,
-  ): Promise<T> {
     // The session as it is now: a renewal that starts while the headers are computed must not
     // leave this request without an id. Sent under the old one, it gets a 404 and joins the
     // renewal like any other request of the old session.
     const sessionId = this.#sessionId;
-    // Only fetch's own failures are rewritten; a wrapped fetch's typed errors pass as they are.
-    const failed = (error: unknown): T | PromiseLike<T> => {
-      const rewritten = signal.aborted || !(error instanceof TypeError)
-        ? error
-        : networkError(error, method, this.url);
-      if (onError) return onError(rewritten);
-      throw rewritten;
+    const send = (computed: HeadersInit | undefined) => {
+      const headers = this.#headersOf(method, message, body, lastEventId, sessionId, computed);
+      return fetchWithinOrigin(this.#fetch, this.url, this.#init(method, headers, body, signal))
+        .then(undefined, (error) => {
+          throw this.failure(error, method, signal);
+        });
     };
-    let computed: HeadersInit | Promise<HeadersInit>;
     try {
-      if (this.#requestHeaders === undefined) {
-        const headers = this.#headersOf(method, message, body, lastEventId, sessionId, undefined);
-        return this.#fetchWith(method, headers, body, signal, onResponse, failed);
-      }
-      computed = this.#requestHeaders(message);
+      if (this.#requestHeaders === undefined) return send(undefined);
+      // Computed headers that fail, or that are not headers, fail the request like the above.
+      return Promise.resolve(this.#requestHeaders(message)).then(send);
     } catch (error) {
-      // fails as the awaited request, not in the caller's turn
-      return Promise.reject(error).then(undefined, onError);
+      return Promise.reject(error); // fails as the awaited request, not in the caller's turn
     }
-    // Computed headers that fail, or that are not headers, fail the request like the above.
-    return Promise.resolve(computed)
-      .then((extra) => this.#headersOf(method, message, body, lastEventId, sessionId, extra))
-      .then(
-        (headers) => this.#fetchWith(method, headers, body, signal, onResponse, failed),
-        onError,
-      );
   }
 
-  #fetchWith<T>(
-    method: "POST" | "GET" | "DELETE",
+  /** Whether a POST can go out in this turn: no `requestHeaders` callback to await first. */
+  get immediate(): boolean {
+    return this.#requestHeaders === undefined;
+  }
+
+  /**
+   * The hot path of a request, when {@link immediate}: the POST of `message` under `sessionId`,
+   * as fetch answers it. A redirect is the caller's to {@link follow}, a network error its to
+   * rewrite with {@link failure}: so the caller's handler is the only reaction between fetch and
+   * the answer.
+   */
+  postNow(message: JsonRpcMessage, body: string, sessionId: string | undefined): Promise<Response> {
+    const headers = this.#headersOf("POST", message, body, undefined, sessionId, undefined);
+    return this.#fetch(this.url.href, this.#init("POST", headers, body, this.#signal));
+  }
+
+  /** Follows a redirect answered to {@link postNow}, within the origin. */
+  follow(
+    redirect: Response,
+    message: JsonRpcMessage,
+    body: string,
+    sessionId: string | undefined,
+  ): Promise<Response> {
+    const headers = this.#headersOf("POST", message, body, undefined, sessionId, undefined);
+    return followRedirect(
+      this.#fetch,
+      this.url,
+      this.#init("POST", headers, body, this.#signal),
+      redirect,
+    );
+  }
+
+  /**
+   * A request's failure as the caller sees it: fetch's own network error (a `TypeError`) becomes
+   * a {@link TransportError} naming the server, unless the request was aborted; anything else
+   * (a wrapped fetch's typed errors, an abort's reason) passes as it is.
+   */
+  failure(error: unknown, method: string, signal: AbortSignal = this.#signal): unknown {
+    return signal.aborted || !(error instanceof TypeError)
+      ? error
+      : networkError(error, method, this.url);
+  }
+
+  #init(
+    method: string,
     headers: Record<string, string>,
     body: string | undefined,
     signal: AbortSignal,
-    onResponse: ((response: Response) => T | PromiseLike<T>) | undefined,
-    failed: (error: unknown) => T | PromiseLike<T>,
-  ): Promise<T> {
-    return fetchWithinOrigin(
-      this.#fetch,
-      this.url,
-      { method, headers, body: body ?? null, signal, redirect: "manual" },
-      onResponse,
-      failed,
-    );
+  ): RequestInit & { method: string } {
+    return { method, headers, body: body ?? null, signal, redirect: "manual" };
   }
 
   /** The headers of one request: ours, the computed ones, and the session's and revision's. */

@@ -15,6 +15,7 @@ import {
 } from "./_http.ts";
 import type { HttpLink } from "./_http_channel.ts";
 import { takesSlot } from "./_http_gate.ts";
+import { isRedirect } from "./_redirect.ts";
 import type { SessionKeeper } from "./_http_session.ts";
 import { sleep } from "./_process.ts";
 import { MODERN_ERROR_CODES } from "../protocol.ts";
@@ -66,21 +67,36 @@ export function post<T>(
 ): Promise<T> {
   const gated = !unlimited && takesSlot(message);
   const body = JSON.stringify(message);
-  if (session.renewing !== undefined || (gated && !link.gate.tryEnter())) {
+  const channel = link.channel;
+  if (
+    session.renewing !== undefined || !channel.immediate || (gated && !link.gate.tryEnter())
+  ) {
     return postLoop(link, session, message, wanted, gated, body).then(onResponse, onError);
   }
   // Nothing was awaited, so a request is still wanted: the session gave up on nothing meanwhile.
-  const sessionId = link.channel.sessionId;
-  return link.channel.exchange(message, body, (response) => {
-    if (gated) link.gate.leave(); // the slot is held until the headers arrive
+  const sessionId = channel.sessionId;
+  const failed = (error: unknown): T | PromiseLike<T> => {
+    if (gated) link.gate.leave();
+    return onError(channel.failure(error, "POST"));
+  };
+  const answered = (response: Response): T | PromiseLike<T> => {
+    // A redirect is followed within the origin, the slot held until the headers arrive.
+    if (isRedirect(response.status)) {
+      return channel.follow(response, message, body, sessionId).then(answered, failed);
+    }
+    if (gated) link.gate.leave();
     return response.ok
       ? onResponse(response)
       : postLoop(link, session, message, wanted, gated, body, { response, sessionId })
         .then(onResponse, onError);
-  }, (error) => {
+  };
+  try {
+    return channel.postNow(message, body, sessionId).then(answered, failed);
+  } catch (error) {
+    // fails as the awaited request, not in the caller's turn
     if (gated) link.gate.leave();
-    return onError(error);
-  });
+    return Promise.reject(error).then(undefined, onError);
+  }
 }
 
 /**

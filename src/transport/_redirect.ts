@@ -7,34 +7,32 @@ import { displayUrl } from "./_http.ts";
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_HOPS = 5;
 
+/** Whether `status` is a redirect, which `redirect: "manual"` hands to the caller. */
+export function isRedirect(status: number): boolean {
+  return REDIRECTS.has(status);
+}
+
 /**
- * Fetches `url`; a redirect to the same origin is followed, any other is refused. The answer goes
- * to `onResponse` and every failure to `onError` (which may rewrite it and throw, or handle it),
- * in the same turn as the check for a redirect: each promise turn on this path costs hundreds of
- * instructions per request, so a caller passes its own handlers here rather than chaining more.
- * Not async itself: the usual answer is no redirect, and it passes through without a turn of its
- * own. The URL goes to `fetchFn` as a string, which fetch would otherwise make of it again.
+ * Fetches `url`; a redirect to the same origin is followed, any other is refused. Not async
+ * itself: the usual answer is no redirect, and it passes through in the turn fetch settles. The
+ * URL goes to `fetchFn` as a string, which fetch would otherwise make of it again.
  */
-export function fetchWithinOrigin<T = Response>(
+export function fetchWithinOrigin(
   fetchFn: typeof fetch,
   url: URL,
   init: RequestInit & { method: string },
-  onResponse?: (response: Response) => T | PromiseLike<T>,
-  onError?: (error: unknown) => T | PromiseLike<T>,
-): Promise<T> {
+): Promise<Response> {
   const manual = init.redirect === "manual" ? init : { ...init, redirect: "manual" as const };
-  return fetchFn(url.href, manual).then((response) => {
-    if (!REDIRECTS.has(response.status)) {
-      return onResponse ? onResponse(response) : response as T;
-    }
-    const followed = follow(fetchFn, url, manual, response);
-    return onResponse
-      ? followed.then(onResponse, onError)
-      : followed.then(undefined, onError) as Promise<T>;
-  }, onError);
+  return fetchFn(url.href, manual).then((response) =>
+    REDIRECTS.has(response.status) ? followRedirect(fetchFn, url, manual, response) : response
+  );
 }
 
-async function follow(
+/**
+ * Follows `redirect`, the answer to `init` sent to `url` with `redirect: "manual"`, within the
+ * origin: at most {@link MAX_HOPS} hops in all, only 307 and 308 for a method other than GET.
+ */
+export async function followRedirect(
   fetchFn: typeof fetch,
   url: URL,
   init: RequestInit & { method: string },
