@@ -5,11 +5,10 @@ import type { ContenderProcess, RunMode, Sample } from "./_contender_process.ts"
 
 /**
  * Runs `mode` on every contender `times` times, `calls` calls a run, the contenders taking turns
- * (each pass started by the next one, the first pass by contender `first`, so that none always
- * runs first), and returns each one's
- * calls per second and CPU per call over all its runs. Drift in machine load within the passes
- * hits every contender alike, and short runs (a few dozen milliseconds) are measured more than
- * once.
+ * (each pass in an order of its own, see {@link shuffled}, started by contender `first + pass`, so
+ * that none always runs first), and returns each one's calls per second and CPU per call over all
+ * its runs. Drift in machine load within the passes hits every contender alike, and short runs (a
+ * few dozen milliseconds) are measured more than once.
  */
 export async function alternate(
   processes: readonly ContenderProcess[],
@@ -21,8 +20,8 @@ export async function alternate(
   const seconds = processes.map(() => 0);
   const cpu = processes.map(() => 0);
   for (let pass = 0; pass < times; pass++) {
-    for (let k = 0; k < processes.length; k++) {
-      const i = (first + pass + k) % processes.length;
+    const order = shuffled(processes.length, first + pass);
+    for (const i of order) {
       const { rate, cpuMicros } = await processes[i]!.run(mode, calls);
       seconds[i]! += calls / rate;
       cpu[i]! += cpuMicros;
@@ -50,4 +49,21 @@ export function steadyRound(
   return mode === "sequential"
     ? alternate(processes, mode, Math.ceil(calls / SLICES), SLICES)
     : alternate(processes, mode, calls, CONCURRENT_RUNS);
+}
+
+/**
+ * The indices 0 to n-1 in a random order whose first is `first` mod n: the order of one pass.
+ * Random, so that no contender always runs right after the same one. In a fixed order, moving two
+ * HTTP rows to other places in it moved their ratios by 1-2 points, about what separates the rows
+ * compared there; which contender runs before another should not be part of the measure.
+ */
+export function shuffled(n: number, first: number): number[] {
+  const order = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  const head = order.indexOf(first % n);
+  [order[0], order[head]] = [order[head]!, order[0]!];
+  return order;
 }
