@@ -51,10 +51,11 @@ export class ErrorBody extends Error {
  * `onResponse`, or `undefined` when a request is no longer `wanted` (asked with its id) by the
  * time it would be sent; a failure goes to `onError`. `unlimited` sends a request past the gate.
  *
- * The common case (a free slot, no renewal under way, a 2xx answer) takes no async frame and no
- * promise turn of its own: the POST goes out in this turn, and its response reaches `onResponse`
- * in the turn fetch settles, the slot given back on the way. Anything else (a wait for a slot or
- * a renewal, an error status to retry, renew on or report) goes through {@link postLoop}.
+ * The common case (a free slot, no renewal under way, no `requestHeaders` callback, a 2xx answer)
+ * takes no async frame and no promise turn of its own: the POST goes out in this turn, and its
+ * response reaches `onResponse` in the turn fetch settles, the slot given back on the way. Anything
+ * else (a wait for a slot, a renewal or computed headers, an error status to retry, renew on or
+ * report) goes through {@link postLoop}.
  */
 export function post<T>(
   link: HttpLink,
