@@ -230,8 +230,7 @@ export class HttpChannel {
    * the answer.
    */
   postNow(message: JsonRpcMessage, body: string, sessionId: string | undefined): Promise<Response> {
-    const headers = this.#headersOf("POST", message, body, undefined, sessionId, undefined);
-    return this.#fetch(this.url.href, this.#init("POST", headers, body, this.#signal));
+    return this.#fetch(this.url.href, this.#postInit(message, body, sessionId));
   }
 
   /** Follows a redirect answered to {@link postNow}, within the origin. */
@@ -241,11 +240,10 @@ export class HttpChannel {
     body: string,
     sessionId: string | undefined,
   ): Promise<Response> {
-    const headers = this.#headersOf("POST", message, body, undefined, sessionId, undefined);
     return followRedirect(
       this.#fetch,
       this.url,
-      this.#init("POST", headers, body, this.#signal),
+      this.#postInit(message, body, sessionId),
       redirect,
     );
   }
@@ -259,6 +257,16 @@ export class HttpChannel {
     return signal.aborted || !(error instanceof TypeError)
       ? error
       : networkError(error, method, this.url);
+  }
+
+  /** The init of {@link postNow}'s POST, without `requestHeaders`. */
+  #postInit(
+    message: JsonRpcMessage,
+    body: string,
+    sessionId: string | undefined,
+  ): RequestInit & { method: string } {
+    const headers = this.#headersOf("POST", message, body, undefined, sessionId, undefined);
+    return this.#init("POST", headers, body, this.#signal);
   }
 
   #init(
