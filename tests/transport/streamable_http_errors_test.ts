@@ -189,6 +189,47 @@ Deno.test("a redirect to another origin is refused; one within the origin is fol
   assert.match(error.message, /Refusing to follow a redirect .* to http:\/\/evil\.example:9/);
 });
 
+Deno.test("a followed redirect that cannot reach the server fails as a network error, and frees its slot", async () => {
+  await using server = fake();
+  let followed = 0;
+  // The server's own fetch, except that tools/call is redirected within the origin and the
+  // followed request fails as fetch fails when nothing answers.
+  const fetchVia: typeof fetch = (input, init) => {
+    const url = new URL(String(input));
+    if (url.pathname === "/moved") {
+      followed++;
+      return Promise.reject(new TypeError("error sending request: connection refused"));
+    }
+    if (init?.method === "POST" && String(init.body).includes('"tools/call"') && followed === 0) {
+      return Promise.resolve(new Response(null, { status: 307, headers: { location: "/moved" } }));
+    }
+    return fetch(input, init);
+  };
+  await using fx = await connect(server.url, { fetch: fetchVia, maxConcurrentRequests: 1 });
+  const error = await rejectsWith(fx.client.callTool("echo", {}), TransportError);
+  assert.match(error.message, /^Cannot reach the server \(POST .*\/mcp\): .*connection refused/);
+  assert.equal(followed, 1);
+  // The one slot was given back: the next request goes out and is answered.
+  assert.equal((await fx.client.callTool("echo", {})).isError, undefined);
+});
+
+Deno.test("a fetch that throws at once fails the request, not the caller's turn, and frees its slot", async () => {
+  await using server = fake();
+  let thrown = 0;
+  const fetchVia: typeof fetch = (input, init) => {
+    if (String(init?.body).includes('"tools/call"') && thrown++ === 0) {
+      throw new RangeError("this fetch refuses at once");
+    }
+    return fetch(input, init);
+  };
+  await using fx = await connect(server.url, { fetch: fetchVia, maxConcurrentRequests: 1 });
+  let call: Promise<unknown> | undefined;
+  assert.doesNotThrow(() => call = fx.client.callTool("echo", {}));
+  const error = await rejectsWith(call!, RangeError);
+  assert.equal(error.message, "this fetch refuses at once");
+  assert.equal((await fx.client.callTool("echo", {})).isError, undefined);
+});
+
 Deno.test("a redirect loop within the origin stops after five requests", async () => {
   await using server = fake((message, req) => {
     if (message.method === "tools/call") {
