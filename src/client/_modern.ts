@@ -171,41 +171,74 @@ export interface ModernContext {
 
 /**
  * Sends a request of the modern era: a fresh cached result answers it at once; otherwise each
- * `input_required` result is answered and the request retried, until it completes.
+ * `input_required` result is answered and the request retried, until it completes. Not async
+ * itself: most requests complete in their first round, which takes no async frame of its own.
  */
-export async function modernRequest(
+export function modernRequest(
   context: ModernContext,
   method: string,
   params: JsonObject,
   options: CacheOptions,
 ): Promise<JsonObject> {
-  // The session reads only its own options; bypassCache rides along unread, with no copy made.
-  const limits: RequestOptions = options;
-  const cacheKey = CACHEABLE_METHODS.has(method) ? TtlCache.key(method, params) : undefined;
-  if (cacheKey && !options.bypassCache) {
-    const cached = context.cache.get(cacheKey);
-    if (cached) return cached;
-  }
-  const maxRounds = context.maxRounds;
-  let current = params;
-  for (let round = 0;; round++) {
-    const result = await context.send(method, current, limits);
-    const info = serverInfoOf(result);
-    if (info) context.onServerInfo(info);
-    const needed = inputRequired(method, result);
-    if (!needed) {
-      if (cacheKey) context.cache.set(cacheKey, result);
-      return result;
+  try {
+    // The session reads only its own options; bypassCache rides along unread, with no copy made.
+    const limits: RequestOptions = options;
+    const cacheKey = CACHEABLE_METHODS.has(method) ? TtlCache.key(method, params) : undefined;
+    if (cacheKey && !options.bypassCache) {
+      const cached = context.cache.get(cacheKey);
+      if (cached) return Promise.resolve(cached);
     }
-    if (round + 1 >= maxRounds) {
-      throw new ProtocolError(
-        `Server still wanted input for ${method} after ${maxRounds} rounds (maxInputRounds)`,
-      );
-    }
-    const inputResponses = await context.answer(method, needed.inputRequests, limits.signal);
-    // The retry carries the original params, our answers, and the server's state untouched.
-    const { inputResponses: _old, requestState: _state, ...original } = current;
-    current = { ...original, inputResponses };
-    if (needed.requestState !== undefined) current.requestState = needed.requestState;
+    return context.send(method, params, limits).then((result) =>
+      settle(context, method, params, limits, cacheKey, result, 0)
+    );
+  } catch (error) {
+    return Promise.reject(error); // fails as the awaited request, not in the caller's turn
   }
+}
+
+/**
+ * Takes the result of round `round` of a request sent with `params`: a final one is returned
+ * (and cached, under `cacheKey`); an `input_required` one is answered and the request sent again.
+ */
+function settle(
+  context: ModernContext,
+  method: string,
+  params: JsonObject,
+  limits: RequestOptions,
+  cacheKey: string | undefined,
+  result: JsonObject,
+  round: number,
+): JsonObject | Promise<JsonObject> {
+  const info = serverInfoOf(result);
+  if (info) context.onServerInfo(info);
+  const needed = inputRequired(method, result);
+  if (!needed) {
+    if (cacheKey) context.cache.set(cacheKey, result);
+    return result;
+  }
+  return nextRound(context, method, params, limits, cacheKey, needed, round);
+}
+
+/** Answers the input requests of round `round` and sends the request again. */
+async function nextRound(
+  context: ModernContext,
+  method: string,
+  params: JsonObject,
+  limits: RequestOptions,
+  cacheKey: string | undefined,
+  needed: InputRequired,
+  round: number,
+): Promise<JsonObject> {
+  if (round + 1 >= context.maxRounds) {
+    throw new ProtocolError(
+      `Server still wanted input for ${method} after ${context.maxRounds} rounds (maxInputRounds)`,
+    );
+  }
+  const inputResponses = await context.answer(method, needed.inputRequests, limits.signal);
+  // The retry carries the original params, our answers, and the server's state untouched.
+  const { inputResponses: _old, requestState: _state, ...original } = params;
+  const next: JsonObject = { ...original, inputResponses };
+  if (needed.requestState !== undefined) next.requestState = needed.requestState;
+  const result = await context.send(method, next, limits);
+  return settle(context, method, next, limits, cacheKey, result, round + 1);
 }
