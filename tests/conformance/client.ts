@@ -138,4 +138,13 @@ async function main(): Promise<number> {
   return 0;
 }
 
-if (import.meta.main) Deno.exit(await main());
+if (import.meta.main) {
+  // A refusal some scenarios expect (a capability the server lacks, metadata naming another
+  // resource) ends the run with its message and exit code 1, not an uncaught stack trace.
+  const code = await main().catch((error) => {
+    const scenario = Deno.env.get("MCP_CONFORMANCE_SCENARIO") ?? "";
+    console.error(`conformance client: ${scenario}: ${error?.name}: ${error?.message ?? error}`);
+    return 1;
+  });
+  Deno.exit(code);
+}
