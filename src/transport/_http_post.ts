@@ -51,11 +51,12 @@ export class ErrorBody extends Error {
  * `onResponse`, or `undefined` when a request is no longer `wanted` (asked with its id) by the
  * time it would be sent; a failure goes to `onError`. `unlimited` sends a request past the gate.
  *
- * The common case (a free slot, no renewal under way, no `requestHeaders` callback, a 2xx answer)
- * takes no async frame and no promise turn of its own: the POST goes out in this turn, and its
- * response reaches `onResponse` in the turn fetch settles, the slot given back on the way. Anything
- * else (a wait for a slot, a renewal or computed headers, an error status to retry, renew on or
- * report) goes through {@link postLoop}.
+ * Requests that can go at once take their own path (`_http_fast.ts`); this one carries the rest:
+ * notifications, answers, `initialize`, and requests that must wait. With a free slot, no renewal
+ * under way and no `requestHeaders` callback, it takes no async frame and no promise turn of its
+ * own: the POST goes out in this turn, and its response reaches {@link answered} in the turn fetch
+ * settles. Anything else (a wait for a slot, a renewal or computed headers) goes through
+ * {@link postLoop}.
  */
 export function post<T>(
   link: HttpLink,
@@ -75,29 +76,64 @@ export function post<T>(
     return postLoop(link, session, message, wanted, gated, body).then(onResponse, onError);
   }
   // Nothing was awaited, so a request is still wanted: the session gave up on nothing meanwhile.
-  const sessionId = channel.sessionId;
+  const sent: SentPost = { link, session, message, body, sessionId: channel.sessionId, gated };
   const failed = (error: unknown): T | PromiseLike<T> => {
     if (gated) link.gate.leave();
     return onError(channel.failure(error, "POST"));
   };
-  const answered = (response: Response): T | PromiseLike<T> => {
-    // A redirect is followed within the origin, the slot held until the headers arrive.
-    if (isRedirect(response.status)) {
-      return channel.follow(response, message, body, sessionId).then(answered, failed);
-    }
-    if (gated) link.gate.leave();
-    return response.ok
-      ? onResponse(response)
-      : postLoop(link, session, message, wanted, gated, body, { response, sessionId })
-        .then(onResponse, onError);
-  };
   try {
-    return channel.postNow(message, body, sessionId).then(answered, failed);
+    return channel.postNow(message, body, sent.sessionId).then(
+      (response) => answered(sent, response, wanted, onResponse, onError),
+      failed,
+    );
   } catch (error) {
     // fails as the awaited request, not in the caller's turn
     if (gated) link.gate.leave();
     return Promise.reject(error).then(undefined, onError);
   }
+}
+
+/** A POST that went out in the caller's turn (`channel.postNow()`), its slot still held. */
+export interface SentPost {
+  link: HttpLink;
+  session: SessionKeeper;
+  message: JsonRpcMessage;
+  body: string;
+  /** The session id it was sent under. */
+  sessionId: string | undefined;
+  /** Whether it holds a slot of the gate. */
+  gated: boolean;
+}
+
+/**
+ * What becomes of fetch's answer to a {@link SentPost}: a redirect is followed within the origin
+ * (the slot held until its headers arrive), the slot is given back, a 2xx answer goes to
+ * `onResponse`, and an error status to the retries, renewals and typed errors of
+ * {@link postLoop}. {@link post} ends here, and so does the transport's own path for a request's
+ * JSON answer when the answer turns out to be anything else.
+ */
+export function answered<T>(
+  sent: SentPost,
+  response: Response,
+  wanted: ((id: RequestId) => boolean) | undefined,
+  onResponse: (response: Response | undefined) => T | PromiseLike<T>,
+  onError: (error: unknown) => T | PromiseLike<T>,
+): T | PromiseLike<T> {
+  const { link, session, message, body, sessionId, gated } = sent;
+  if (isRedirect(response.status)) {
+    return link.channel.follow(response, message, body, sessionId).then(
+      (next) => answered(sent, next, wanted, onResponse, onError),
+      (error) => {
+        if (gated) link.gate.leave();
+        return onError(link.channel.failure(error, "POST"));
+      },
+    );
+  }
+  if (gated) link.gate.leave();
+  return response.ok
+    ? onResponse(response)
+    : postLoop(link, session, message, wanted, gated, body, { response, sessionId })
+      .then(onResponse, onError);
 }
 
 /**

@@ -21,7 +21,9 @@ import {
 } from "../jsonrpc.ts";
 import { declaredVersion, type HttpChannel, type HttpLink, openLink } from "./_http_channel.ts";
 import { RequestLedger } from "./_http_ledger.ts";
-import { ErrorBody, jsonText, parseJson, post } from "./_http_post.ts";
+import { answered, ErrorBody, jsonText, parseJson, post } from "./_http_post.ts";
+import { type RequestSink, sendRequest } from "./_http_fast.ts";
+import { takesSlot } from "./_http_gate.ts";
 import { SessionKeeper } from "./_http_session.ts";
 import { StreamKeeper } from "./_http_stream.ts";
 import { preview } from "./framing.ts";
@@ -131,6 +133,28 @@ export class StreamableHttpTransport implements Transport {
   };
   /** Whether the session still waits for a request: asked before a queued POST goes out. */
   readonly #wanted = (id: RequestId): boolean => this.#ledger.isWaiting(id);
+  /** What a request sent on the common path hands back (see sendRequest()). */
+  readonly #sink: RequestSink = {
+    sending: (request) => {
+      this.#ledger.add(request, declaredVersion(request) !== undefined);
+      this.#inFlight++;
+    },
+    json: (request, text) => this.#json(request, text),
+    other: (sent, response) => {
+      const request = sent.message as JsonRpcRequest;
+      const failed = (error: unknown) => this.#failed(request, request, error);
+      const onResponse = (answer: Response | undefined) =>
+        this.#answered(request, request, answer, failed);
+      try {
+        return Promise.resolve(answered(sent, response, this.#wanted, onResponse, failed));
+      } catch (error) {
+        failed(error);
+        return SENT;
+      }
+    },
+    failed: (request, error) => this.#failed(request, request, error),
+    done: this.#untrack,
+  };
   /** The handshake message in flight, which what is sent meanwhile waits for. */
   #handshake: Promise<void> | undefined;
   /** The channel, the resolved options and our sinks, as the private parts see them. */
@@ -261,6 +285,13 @@ export class StreamableHttpTransport implements Transport {
       return Promise.reject(new ConnectionClosedError("Cannot send: the transport is closed"));
     }
     const method = "method" in message ? message.method : undefined;
+    // A request (but initialize, whose answer starts the session) takes the common path when it
+    // can: sent now, its JSON answer handed on with no steps between.
+    if (method !== undefined && method !== "initialize" && "id" in message) {
+      const request = message as JsonRpcRequest;
+      const gated = !this.#ledger.serving && takesSlot(request);
+      if (sendRequest(this.#link, this.#session, request, gated, this.#sink)) return SENT;
+    }
     const out = this.#ledger.outgoing(message);
     const sending = this.#track(this.#send(out));
     // The handshake goes out in order; everything after it may overlap.
@@ -376,15 +407,7 @@ export class StreamableHttpTransport implements Transport {
       return SENT;
     }
     if (type.includes("application/json")) {
-      return jsonText(this.#link, response).then((text) => {
-        try {
-          const value = parseJson(text, request.method);
-          if (!Array.isArray(value)) this.#deliverJson(value, request);
-          else for (const item of value) this.#deliverJson(item, request);
-        } catch (error) {
-          failed(error);
-        }
-      }, failed);
+      return jsonText(this.#link, response).then((text) => this.#json(request, text), failed);
     }
     return (response.body ? response.body.cancel() : SENT).then(() =>
       failed(
@@ -441,6 +464,17 @@ export class StreamableHttpTransport implements Transport {
         )
         : reason,
     );
+  }
+
+  /** A JSON answer's text to `request`, parsed and handed on; never throws. */
+  #json(request: JsonRpcRequest, text: string): void {
+    try {
+      const value = parseJson(text, request.method);
+      if (!Array.isArray(value)) this.#deliverJson(value, request);
+      else for (const item of value) this.#deliverJson(item, request);
+    } catch (error) {
+      this.#failed(request, request, error);
+    }
   }
 
   /**

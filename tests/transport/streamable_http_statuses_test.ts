@@ -187,6 +187,33 @@ Deno.test("a compressed answer is held to maxMessageBytes once inflated, not by 
   }
 });
 
+Deno.test("a JSON answer of undeclared length, or with another 2xx status, is still read and delivered", async () => {
+  // Neither is the common answer (200, a declared length) that a request's own path reads: both
+  // go on along the general path, with the response in hand, and their requests get their answers.
+  const unusual = (req: Request, inner: (req: Request) => Response | Promise<Response>) =>
+    req.clone().json().catch(() => undefined).then(async (message) => {
+      const text = message?.params?.arguments?.text;
+      if (text !== "streamed" && text !== "created") return inner(req);
+      const answer = new TextEncoder().encode(JSON.stringify({
+        jsonrpc: "2.0",
+        id: message.id,
+        result: { content: [{ type: "text", text }] },
+      }));
+      // A stream has no Content-Length: Deno sends it chunked.
+      const body = text === "streamed" ? new Blob([answer]).stream() : answer;
+      await req.body?.cancel();
+      return new Response(body, {
+        status: text === "created" ? 201 : 200,
+        headers: { "content-type": "application/json" },
+      });
+    });
+  await using server = serve({}, (inner) => (req) => unusual(req, inner));
+  await using fx = await connect(server.url, { maxMessageBytes: 2048 });
+  assert.equal(textOf(await fx.client.callTool("echo", { text: "streamed" })), "streamed");
+  assert.equal(textOf(await fx.client.callTool("echo", { text: "created" })), "created");
+  assert.equal(textOf(await fx.client.callTool("echo", { text: "plain" })), "plain");
+});
+
 Deno.test("an answer that is neither JSON nor SSE, or broken JSON, fails its request only", async () => {
   await using server = serve({
     canned: {
