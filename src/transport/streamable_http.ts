@@ -133,7 +133,7 @@ export class StreamableHttpTransport implements Transport {
   };
   /** Whether the session still waits for a request: asked before a queued POST goes out. */
   readonly #wanted = (id: RequestId): boolean => this.#ledger.isWaiting(id);
-  /** What a request sent on the common path hands back (see sendRequest()). */
+  /** Where a request sent on its own path hands what it gets (see sendRequest()). */
   readonly #sink: RequestSink = {
     sending: (request) => {
       this.#ledger.add(request, declaredVersion(request) !== undefined);
@@ -285,8 +285,8 @@ export class StreamableHttpTransport implements Transport {
       return Promise.reject(new ConnectionClosedError("Cannot send: the transport is closed"));
     }
     const method = "method" in message ? message.method : undefined;
-    // A request (but initialize, whose answer starts the session) takes the common path when it
-    // can: sent now, its JSON answer handed on with no steps between.
+    // A request other than initialize (whose answer starts the session) takes its own path when
+    // it can go at once: sent now, its JSON answer handed on with no steps between.
     if (method !== undefined && method !== "initialize" && "id" in message) {
       const request = message as JsonRpcRequest;
       const gated = !this.#ledger.serving && takesSlot(request);
