@@ -1,6 +1,6 @@
 // The contenders of bench/http.ts: the bare fetch loop (the limit), this client, the layer rows
 // that show where its time goes (the bare loop doing all any safe client owes each call, the
-// floor of a safe client; this client on the least transport it can run on, without and with the
+// floor of a safe client, for each revision; this client on the least transport it can run on, without and with the
 // fetch options this transport's safety needs), and the official SDK v2 client. Each runs in a process of its own, started by bench/http.ts.
 
 import { Client as SdkV2Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -243,6 +243,11 @@ export const CONTENDERS: HttpContender[] = [
     name: "bare fetch",
     era: "2026-07-28",
     connect: (url) => bareFetch(url, "2026-07-28"),
+  },
+  {
+    name: BARE_OWED,
+    era: "2026-07-28",
+    connect: (url) => bareFetch(url, "2026-07-28", "owed"),
   },
   { name: OURS, era: "2026-07-28", connect: (url) => ours(url, "2026-07-28") },
 ];

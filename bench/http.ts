@@ -7,11 +7,11 @@
 // driven from here and started afresh every round. A round measures a fresh process's first
 // sequential calls (the JIT and lazy loads count), warms every contender up, then measures steady
 // calls, sequential ones alternating the contenders in slices of calls. The bare loop runs twice
-// for 2025-11-25: the second row shows how far apart identical code measures. Three more rows show
-// where this client's time goes: the bare loop doing all any safe client owes each call (the fetch
-// options this transport's safety needs and every check of the answer: the floor of a safe
-// client), and the client on the least transport it can run on, without and with those options
-// (the contenders are in _http_contenders.ts). Targets: ≥ 0.9× the bare loop sequentially
+// for 2025-11-25: the second row shows how far apart identical code measures. More rows show where
+// this client's time goes: for each revision, the bare loop doing all any safe client owes each
+// call (the fetch options this transport's safety needs and every check of the answer: the floor
+// of a safe client), and the client on the least transport it can run on, without and with those
+// options (the contenders are in _http_contenders.ts). Targets: ≥ 0.9× the bare loop sequentially
 // (steady) with JSON answers, judged on the unrounded ratio, and ≥ 1.5× the SDK in every mode.
 //
 // The server runs on the last CPU and the contenders on the others (`taskset`), unless --no-pin
@@ -293,15 +293,17 @@ if (import.meta.main && Deno.args[0] === "--contender") {
           `sequential ${seq.toFixed(3)}×${verdict}, concurrent ${conc.toFixed(3)}×`,
       );
     }
+    for (const era of ["2025-11-25", "2026-07-28"] as const) {
+      const owed = find(BARE_OWED, era);
+      const floor = versus(owed, find("bare fetch", era), "sequential");
+      const aboveFloor = versus(find(OURS, era), owed, "sequential");
+      report[`${mode} ${era} floor`] = { floor, oursOverFloor: aboveFloor };
+      verdicts.push(
+        `${mode} ${era}: ${BARE_OWED} (the floor of a safe client) / bare fetch: sequential ` +
+          `${floor.toFixed(3)}×; ${OURS} / that floor: sequential ${aboveFloor.toFixed(3)}×`,
+      );
+    }
     const mine = find(OURS, "2025-11-25");
-    const owed = find(BARE_OWED, "2025-11-25");
-    const floor = versus(owed, find("bare fetch", "2025-11-25"), "sequential");
-    const aboveFloor = versus(mine, owed, "sequential");
-    report[`${mode} 2025-11-25 floor`] = { floor, oursOverFloor: aboveFloor };
-    verdicts.push(
-      `${mode} 2025-11-25: ${BARE_OWED} (the floor of a safe client) / bare fetch: sequential ` +
-        `${floor.toFixed(3)}×; ${OURS} / that floor: sequential ${aboveFloor.toFixed(3)}×`,
-    );
     const sdk = find(SDK, "2025-11-25");
     const seq = versus(mine, sdk, "sequential");
     const conc = versus(mine, sdk, "concurrent");
