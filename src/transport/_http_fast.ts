@@ -41,13 +41,16 @@ export function sendRequest(
 ): boolean {
   const channel = link.channel;
   if (session.renewing !== undefined || !channel.immediate) return false;
+  // The slot first: a request that must wait for one is not turned into JSON twice.
+  if (gated && !link.gate.tryEnter()) return false;
   let body: string;
   try {
     body = JSON.stringify(request);
   } catch {
-    return false; // a request JSON cannot carry fails on the general path, as any refused POST
+    // A request JSON cannot carry fails on the general path, as any refused POST.
+    if (gated) link.gate.leave();
+    return false;
   }
-  if (gated && !link.gate.tryEnter()) return false;
   sink.sending(request);
   const sessionId = channel.sessionId;
   let answer: Promise<Response>;
