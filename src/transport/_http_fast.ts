@@ -5,7 +5,6 @@
 // the general path, post()'s, with the response in hand.
 
 import type { JsonRpcRequest } from "../jsonrpc.ts";
-import { declaredLength } from "./_http.ts";
 import type { HttpLink } from "./_http_channel.ts";
 import type { SentPost } from "./_http_post.ts";
 import type { SessionKeeper } from "./_http_session.ts";
@@ -66,9 +65,7 @@ export function sendRequest(
     return true;
   }
   answer.then((response) => {
-    const length = response.status === 200 && isJson(response)
-      ? declaredLength(response)
-      : undefined;
+    const length = response.status === 200 ? jsonLength(response.headers) : undefined;
     if (length === undefined || length > link.limits.maxBytes) {
       const sent: SentPost = { link, session, message: request, body, sessionId, gated };
       return void sink.other(sent, response).then(sink.done);
@@ -89,8 +86,20 @@ export function sendRequest(
   return true;
 }
 
-/** Whether an answer is JSON, as the general path tells it (SSE first). */
-function isJson(response: Response): boolean {
-  const type = (response.headers.get("content-type") ?? "").toLowerCase();
-  return !type.includes("text/event-stream") && type.includes("application/json");
+/**
+ * The declared length of an answer in JSON (as the general path tells it, SSE first) sent with no
+ * content encoding; undefined for any other answer. An encoded one, even `identity`, takes the
+ * general path: asking only whether the header is there costs less than reading it.
+ */
+function jsonLength(headers: Headers): number | undefined {
+  const type = headers.get("content-type")?.toLowerCase();
+  if (
+    type === undefined || type.includes("text/event-stream") || !type.includes("application/json")
+  ) {
+    return undefined;
+  }
+  const declared = headers.get("content-length");
+  if (!declared || headers.has("content-encoding")) return undefined;
+  const length = Number(declared);
+  return Number.isInteger(length) && length >= 0 ? length : undefined;
 }
