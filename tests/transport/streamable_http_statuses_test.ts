@@ -187,13 +187,14 @@ Deno.test("a compressed answer is held to maxMessageBytes once inflated, not by 
   }
 });
 
-Deno.test("a JSON answer of undeclared length, or with another 2xx status, is still read and delivered", async () => {
-  // Neither is the common answer (200, a declared length) that a request's own path reads: both
-  // go on along the general path, with the response in hand, and their requests get their answers.
+Deno.test("a JSON answer of undeclared length, with another 2xx status or with an identity encoding, is still read and delivered", async () => {
+  // None is the common answer (200, a declared length, no encoding) that a request's own path
+  // reads: each goes on along the general path, with the response in hand, and its request gets
+  // its answer.
   const unusual = (req: Request, inner: (req: Request) => Response | Promise<Response>) =>
     req.clone().json().catch(() => undefined).then(async (message) => {
       const text = message?.params?.arguments?.text;
-      if (text !== "streamed" && text !== "created") return inner(req);
+      if (text !== "streamed" && text !== "created" && text !== "identity") return inner(req);
       const answer = new TextEncoder().encode(JSON.stringify({
         jsonrpc: "2.0",
         id: message.id,
@@ -204,13 +205,17 @@ Deno.test("a JSON answer of undeclared length, or with another 2xx status, is st
       await req.body?.cancel();
       return new Response(body, {
         status: text === "created" ? 201 : 200,
-        headers: { "content-type": "application/json" },
+        headers: {
+          "content-type": "application/json",
+          ...(text === "identity" ? { "content-encoding": "identity" } : {}),
+        },
       });
     });
   await using server = serve({}, (inner) => (req) => unusual(req, inner));
   await using fx = await connect(server.url, { maxMessageBytes: 2048 });
   assert.equal(textOf(await fx.client.callTool("echo", { text: "streamed" })), "streamed");
   assert.equal(textOf(await fx.client.callTool("echo", { text: "created" })), "created");
+  assert.equal(textOf(await fx.client.callTool("echo", { text: "identity" })), "identity");
   assert.equal(textOf(await fx.client.callTool("echo", { text: "plain" })), "plain");
 });
 
