@@ -1,7 +1,9 @@
 // The contenders of bench/http.ts: the bare fetch loop (the limit), this client, the layer rows
-// that show where its time goes (the bare loop doing all any safe client owes each call, the
-// floor of a safe client, for each revision; this client on the least transport it can run on, without and with the
-// fetch options this transport's safety needs), and the official SDK v2 client. Each runs in a process of its own, started by bench/http.ts.
+// that show where its time goes (for each revision, the bare loop doing all any safe client owes
+// each call, the floor of a safe client, and this client on the least transport it can run on,
+// with the fetch options this transport's safety needs, and for 2025-11-25 without them too), and
+// the official SDK v2 client. Each runs in a process of its own, started by bench/http.ts; the
+// layers also run together in one process, in bench/http_layers.ts.
 
 import { Client as SdkV2Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import {
@@ -105,9 +107,9 @@ export interface HttpContender {
  * and handed to the session; no session id, gate, ledger, size limit or checks. With `options`,
  * each fetch also gets what StreamableHttpTransport's safety needs of it: a signal (how close()
  * ends the POSTs in flight) and `redirect: "manual"` (redirects followed by hand, within the
- * origin). Against the bare loop these rows show what the client and session cost, then what
- * those fetch options cost; against them, this client's row shows what the transport's own work
- * costs.
+ * origin). Each request carries the headers its revision asks for (see modernHeaders()). Against
+ * the bare loop these rows show what the client and session cost, then what those fetch options
+ * cost; against them, this client's row shows what the transport's own work costs.
  */
 class LeastTransport implements Transport {
   onMessage: ((message: JsonRpcMessage) => void) | undefined;
@@ -140,7 +142,7 @@ class LeastTransport implements Transport {
   async send(message: JsonRpcMessage): Promise<void> {
     const init: RequestInit = {
       method: "POST",
-      headers: this.#headers,
+      headers: modernHeaders(message) ?? this.#headers,
       body: JSON.stringify(message),
     };
     if (this.#options) {
@@ -169,11 +171,31 @@ class LeastTransport implements Transport {
   }
 }
 
-/** This client on {@link LeastTransport}, held to 2025-11-25. */
-async function onLeastTransport(url: string, options: boolean): Promise<Runner> {
+/**
+ * The headers 2026-07-28 asks of a request, when `message` declares that revision in its `_meta`:
+ * the revision, Mcp-Method and, for a named tool, Mcp-Name (as the bare loop sends them).
+ */
+function modernHeaders(message: JsonRpcMessage): Record<string, string> | undefined {
+  if (!("method" in message)) return undefined;
+  const params = message.params as Record<string, unknown> | undefined;
+  const meta = params?._meta as Record<string, unknown> | undefined;
+  const version = meta?.["io.modelcontextprotocol/protocolVersion"];
+  if (typeof version !== "string") return undefined;
+  const headers: Record<string, string> = {
+    accept: "application/json, text/event-stream",
+    "content-type": "application/json",
+    "mcp-protocol-version": version,
+    "mcp-method": message.method,
+  };
+  if (typeof params?.name === "string") headers["mcp-name"] = params.name;
+  return headers;
+}
+
+/** This client on {@link LeastTransport}, held to one revision. */
+async function onLeastTransport(url: string, options: boolean, era: Era): Promise<Runner> {
   const client = await Client.connect(new LeastTransport(url, options), {
     clientInfo: CLIENT_INFO,
-    protocol: "2025-11-25",
+    protocol: era === "2026-07-28" ? "modern" : era,
   });
   return callRunner(() => client.callTool("echo", { text: "hi" }), () => client.close());
 }
@@ -196,7 +218,7 @@ const BARE_AGAIN = "bare fetch again";
 export const BARE_OWED = "bare fetch + all a client owes";
 export const SDK = "sdk v2 2.4.0";
 const LEAST = "client, least transport";
-const LEAST_OPTIONS = "… + fetch options";
+const LEAST_OPTIONS = "client, least transport + options";
 
 export const CONTENDERS: HttpContender[] = [
   {
@@ -220,12 +242,12 @@ export const CONTENDERS: HttpContender[] = [
   {
     name: LEAST,
     era: "2025-11-25",
-    connect: (url) => onLeastTransport(url, false),
+    connect: (url) => onLeastTransport(url, false, "2025-11-25"),
   },
   {
     name: LEAST_OPTIONS,
     era: "2025-11-25",
-    connect: (url) => onLeastTransport(url, true),
+    connect: (url) => onLeastTransport(url, true, "2025-11-25"),
   },
   {
     name: SDK,
@@ -249,5 +271,23 @@ export const CONTENDERS: HttpContender[] = [
     era: "2026-07-28",
     connect: (url) => bareFetch(url, "2026-07-28", "owed"),
   },
+  {
+    name: LEAST_OPTIONS,
+    era: "2026-07-28",
+    connect: (url) => onLeastTransport(url, true, "2026-07-28"),
+  },
   { name: OURS, era: "2026-07-28", connect: (url) => ours(url, "2026-07-28") },
 ];
+
+/**
+ * The layers of bench/http_layers.ts, for each revision: the bare loop (the limit), the floor of
+ * a safe client, this client on the least transport with the fetch options, and this client. Each
+ * adds to the one before what sets it apart: the fetch options and the checks of the answer; the
+ * client and its session; this transport's own work (the checks again, the limit on requests in
+ * flight, the ledger of requests, the headers of each revision).
+ */
+export const LAYERS: HttpContender[] = (["2025-11-25", "2026-07-28"] as const).flatMap((era) =>
+  ["bare fetch", BARE_OWED, LEAST_OPTIONS, OURS].map((name) =>
+    CONTENDERS.find((contender) => contender.name === name && contender.era === era)!
+  )
+);

@@ -10,8 +10,9 @@
 // for 2025-11-25: the second row shows how far apart identical code measures. More rows show where
 // this client's time goes: for each revision, the bare loop doing all any safe client owes each
 // call (the fetch options this transport's safety needs and every check of the answer: the floor
-// of a safe client), and the client on the least transport it can run on, without and with those
-// options (the contenders are in _http_contenders.ts). Targets: ≥ 0.9× the bare loop sequentially
+// of a safe client), and the client on the least transport it can run on with those options
+// (for 2025-11-25 without them too; the contenders are in _http_contenders.ts); bench/http_layers.ts
+// measures the steps between these layers more finely, in one process. Targets: ≥ 0.9× the bare loop sequentially
 // (steady) with JSON answers, judged on the unrounded ratio, and ≥ 1.5× the SDK in every mode.
 //
 // The server runs on the last CPU and the contenders on the others (`taskset`), unless --no-pin
@@ -23,12 +24,12 @@
 
 import { BARE_OWED, CONTENDERS, type Era, OURS, SDK } from "./_http_contenders.ts";
 import { ContenderProcess, type Sample, serveContender } from "./_contender_process.ts";
-import { type CpuSplit, cpuSplit, onCpus } from "./_cpus.ts";
+import { type CpuSplit, cpuSplit } from "./_cpus.ts";
+import { startServer } from "./_http_server.ts";
 import { alternate, steadyRound } from "./_rounds.ts";
 import { median, pairedRatio } from "./_stats.ts";
 import { formatTable } from "./_table.ts";
 
-const SERVER = new URL("../testdata/http/fast_http.ts", import.meta.url).pathname;
 /** This file: each contender runs it again in a process of its own (`--contender i --url u`). */
 const SELF = new URL(import.meta.url);
 const TARGET = 1.5;
@@ -88,42 +89,6 @@ function parseOptions(args: readonly string[]): Options {
     }
   }
   return options;
-}
-
-/** Starts the server process (on `cpus`, if given) and resolves with its URL once it listens. */
-async function startServer(mode: "json" | "sse", cpus: string | undefined) {
-  const [command, args] = onCpus(cpus, Deno.execPath(), [
-    "run",
-    "--allow-net",
-    "--allow-env",
-    "--no-config",
-    SERVER,
-  ]);
-  const child = new Deno.Command(command, {
-    args,
-    env: { FAST_HTTP_MODE: mode },
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("The benchmark server exited before listening");
-    text += value;
-  }
-  await reader.cancel(); // the port is all we needed from stdout
-  return {
-    url: `http://127.0.0.1:${text.trim()}/mcp`,
-    async close() {
-      try {
-        child.kill("SIGTERM");
-      } catch {
-        // it exited already (it failed, and said why on stderr)
-      }
-      await child.status;
-    },
-  };
 }
 
 /** Concurrent calls of the warm-up: as many as the old warm-up made, no more (see measure()). */
