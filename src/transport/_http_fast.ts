@@ -1,8 +1,9 @@
 // The common case of a request over Streamable HTTP, in as few steps as it takes: the POST goes
-// out in the caller's turn, and a 200 answer in JSON within the size limit is read and handed on
-// in the turns fetch and the body read settle, with one handler each. Whatever else the answer
-// turns out to be (a redirect, an error status, SSE, JSON of undeclared length) goes on along
-// the general path, post()'s, with the response in hand.
+// out in the caller's turn, and a 200 answer in JSON within the size limit, with no content
+// encoding, is read and handed on in the turns fetch and the body read settle, with one handler
+// each. Whatever else the answer turns out to be (a redirect, an error status, SSE, JSON of
+// undeclared length or encoded) goes on along the general path, post()'s, with the response in
+// hand.
 
 import type { JsonRpcRequest } from "../jsonrpc.ts";
 import type { HttpLink } from "./_http_channel.ts";
