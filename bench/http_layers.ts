@@ -148,9 +148,13 @@ if (import.meta.main && Deno.args[0] === "--measure") {
       results.push(await inProcess(server.url, options, split?.contenders));
       console.error(`process ${i + 1} of ${options.processes} measured`);
     }
+  } catch (error) {
+    console.error(`bench:http:layers: ${(error as Error).message}`);
+    Deno.exitCode = 1;
   } finally {
     await server.close();
   }
+  if (Deno.exitCode !== 0) Deno.exit();
   const over = (pick: (result: ProcessResult) => number) => median(results.map(pick));
   const layers = LAYERS.map((layer, i) => ({
     name: layer.name,
