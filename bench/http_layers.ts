@@ -14,6 +14,7 @@
 // Usage: deno task bench:http:layers [--processes N] [--passes N] [--block N] [--warmup N]
 //   [--no-pin] [--json]
 
+import { parseArgs } from "node:util";
 import { type Era, LAYERS } from "./_http_contenders.ts";
 import { cpuSplit, onCpus } from "./_cpus.ts";
 import { startServer } from "./_http_server.ts";
@@ -38,32 +39,37 @@ const USAGE =
   "Usage: deno task bench:http:layers [--processes N] [--passes N] [--block N] [--warmup N] [--no-pin] [--json]";
 
 function parseOptions(args: readonly string[]): Options {
-  const options: Options = {
-    processes: 3,
-    passes: 300,
-    block: 50,
-    warmup: 3000,
-    pin: true,
-    json: false,
-  };
-  const counts = ["--processes", "--passes", "--block", "--warmup"];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === "--json") options.json = true;
-    else if (arg === "--no-pin") options.pin = false;
-    else if (counts.includes(arg)) {
-      const value = Number(args[++i]);
-      if (!Number.isInteger(value) || value < 1) {
-        console.error(`${arg} needs a positive whole number\n${USAGE}`);
-        Deno.exit(2);
-      }
-      options[arg.slice(2) as "processes" | "passes" | "block" | "warmup"] = value;
-    } else {
-      console.error(`Unknown argument ${JSON.stringify(arg)}\n${USAGE}`);
-      Deno.exit(2);
-    }
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...args],
+      options: {
+        processes: { type: "string", default: "3" },
+        passes: { type: "string", default: "300" },
+        block: { type: "string", default: "50" },
+        warmup: { type: "string", default: "3000" },
+        "no-pin": { type: "boolean", default: false },
+        json: { type: "boolean", default: false },
+      },
+    }));
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    Deno.exit(2);
   }
-  return options;
+  const count = (name: "processes" | "passes" | "block" | "warmup") => {
+    const value = Number(values[name]);
+    if (Number.isInteger(value) && value >= 1) return value;
+    console.error(`--${name} needs a positive whole number\n${USAGE}`);
+    Deno.exit(2);
+  };
+  return {
+    processes: count("processes"),
+    passes: count("passes"),
+    block: count("block"),
+    warmup: count("warmup"),
+    pin: !values["no-pin"],
+    json: values.json,
+  };
 }
 
 /** What one process measured of each layer, in the order of LAYERS. */
