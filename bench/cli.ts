@@ -7,7 +7,7 @@
 // Usage: deno task bench:cli [--runs N] [--json]
 // Progress goes to stderr; the table (or JSON with --json) to stdout.
 
-import { parseArgs } from "node:util";
+import { readArgs } from "./_args.ts";
 import { NPM_SERVERS } from "../tests/_npm_servers.ts";
 import { median } from "./_stats.ts";
 import { formatTable } from "./_table.ts";
@@ -183,25 +183,8 @@ async function measure(theCase: Case, runs: number): Promise<Result> {
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({
-    args: Deno.args,
-    options: {
-      runs: { type: "string", default: "10" },
-      json: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-  if (values.help) {
-    console.log(USAGE);
-    Deno.exit(0);
-  }
-  const runs = Number(values.runs);
-  if (!Number.isInteger(runs) || runs < 1) {
-    console.error(
-      `--runs needs a positive whole number, got ${JSON.stringify(values.runs)}\n${USAGE}`,
-    );
-    Deno.exit(2);
-  }
+  const { counts, json } = readArgs(Deno.args, { usage: USAGE, counts: { runs: { default: 10 } } });
+  const runs = counts.runs;
   const dir = await Deno.makeTempDir({ prefix: "mcp-inspect-bench-" });
   const results: Result[] = [];
   const exits: ExitTime[] = [];
@@ -226,7 +209,7 @@ if (import.meta.main) {
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
-  if (values.json) {
+  if (json) {
     console.log(JSON.stringify({ runs, deno: Deno.version.deno, results, exits }, null, 2));
   } else {
     const ms = (n: number): string => `${Math.round(n)} ms`;

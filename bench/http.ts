@@ -24,6 +24,7 @@
 
 import { BARE_OWED, CONTENDERS, type Era, OURS, SDK } from "./_http_contenders.ts";
 import { ContenderProcess, type Sample, serveContender } from "./_contender_process.ts";
+import { readArgs, usageError } from "./_args.ts";
 import { type CpuSplit, cpuSplit } from "./_cpus.ts";
 import { startServer } from "./_http_server.ts";
 import { alternate, steadyRound } from "./_rounds.ts";
@@ -55,40 +56,22 @@ const USAGE =
   "Usage: deno task bench:http [--calls N] [--rounds N] [--warmup N] [--fresh N] [--answers json|sse] [--no-pin] [--json]";
 
 function parseOptions(args: readonly string[]): Options {
-  const options: Options = {
-    calls: 2000,
-    rounds: 3,
-    warmup: 3000,
-    fresh: 2000,
-    json: false,
-    pin: true,
-    answers: ["json", "sse"],
-  };
-  const counts = ["--calls", "--rounds", "--warmup", "--fresh"];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === "--json") options.json = true;
-    else if (arg === "--no-pin") options.pin = false;
-    else if (arg === "--answers") {
-      const kind = args[++i];
-      if (kind !== "json" && kind !== "sse") {
-        console.error(`--answers needs json or sse, got ${JSON.stringify(kind ?? "")}\n${USAGE}`);
-        Deno.exit(2);
-      }
-      options.answers = [kind];
-    } else if (counts.includes(arg)) {
-      const value = Number(args[++i]);
-      if (!Number.isInteger(value) || value < 1) {
-        console.error(`${arg} needs a positive whole number\n${USAGE}`);
-        Deno.exit(2);
-      }
-      options[arg.slice(2) as "calls" | "rounds" | "warmup" | "fresh"] = value;
-    } else {
-      console.error(`Unknown argument ${JSON.stringify(arg)}\n${USAGE}`);
-      Deno.exit(2);
-    }
+  const { counts, strings, pin, json } = readArgs(args, {
+    usage: USAGE,
+    counts: {
+      calls: { default: 2000 },
+      rounds: { default: 3 },
+      warmup: { default: 3000 },
+      fresh: { default: 2000 },
+    },
+    strings: ["answers"],
+    pins: true,
+  });
+  const kind = strings.answers;
+  if (kind !== undefined && kind !== "json" && kind !== "sse") {
+    usageError(`--answers needs json or sse, got ${JSON.stringify(kind)}`, USAGE);
   }
-  return options;
+  return { ...counts, json, pin, answers: kind === undefined ? ["json", "sse"] : [kind] };
 }
 
 /** Concurrent calls of the warm-up: as many as the old warm-up made, no more (see measure()). */

@@ -14,7 +14,7 @@
 // Usage: deno task bench:http:layers [--processes N] [--passes N] [--block N] [--warmup N]
 //   [--no-pin] [--json]
 
-import { parseArgs } from "node:util";
+import { readArgs } from "./_args.ts";
 import { type Era, LAYERS } from "./_http_contenders.ts";
 import { cpuSplit, onCpus } from "./_cpus.ts";
 import { startServer } from "./_http_server.ts";
@@ -39,37 +39,17 @@ const USAGE =
   "Usage: deno task bench:http:layers [--processes N] [--passes N] [--block N] [--warmup N] [--no-pin] [--json]";
 
 function parseOptions(args: readonly string[]): Options {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...args],
-      options: {
-        processes: { type: "string", default: "3" },
-        passes: { type: "string", default: "300" },
-        block: { type: "string", default: "50" },
-        warmup: { type: "string", default: "3000" },
-        "no-pin": { type: "boolean", default: false },
-        json: { type: "boolean", default: false },
-      },
-    }));
-  } catch (error) {
-    console.error(`${(error as Error).message}\n${USAGE}`);
-    Deno.exit(2);
-  }
-  const count = (name: "processes" | "passes" | "block" | "warmup") => {
-    const value = Number(values[name]);
-    if (Number.isInteger(value) && value >= 1) return value;
-    console.error(`--${name} needs a positive whole number\n${USAGE}`);
-    Deno.exit(2);
-  };
-  return {
-    processes: count("processes"),
-    passes: count("passes"),
-    block: count("block"),
-    warmup: count("warmup"),
-    pin: !values["no-pin"],
-    json: values.json,
-  };
+  const { counts, pin, json } = readArgs(args, {
+    usage: USAGE,
+    counts: {
+      processes: { default: 3 },
+      passes: { default: 300 },
+      block: { default: 50 },
+      warmup: { default: 3000 },
+    },
+    pins: true,
+  });
+  return { ...counts, pin, json };
 }
 
 /** What one process measured of each layer, in the order of LAYERS. */

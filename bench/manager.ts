@@ -8,29 +8,19 @@
 // a machine with few cores the servers' own start-up, not the client, bounds the parallel time.
 // The target is connecting N servers in at most 1.15× that limit.
 
-import { parseArgs } from "node:util";
 import { availableParallelism } from "node:os";
 import { DEFAULT_INHERITED_ENV_VARS } from "../mod.ts";
+import { readArgs } from "./_args.ts";
 import { type ServerConfig, ServerManager } from "../src/manager/mod.ts";
 
-const USAGE = "deno task bench:manager [--servers N] [--rounds N] [--json]";
+const USAGE = "Usage: deno task bench:manager [--servers N] [--rounds N] [--json]";
 
-const { values } = parseArgs({
-  args: Deno.args,
-  options: {
-    servers: { type: "string", default: "50" },
-    rounds: { type: "string", default: "3" },
-    json: { type: "boolean" },
-  },
+const { counts, json } = readArgs(Deno.args, {
+  usage: USAGE,
+  counts: { servers: { default: 50 }, rounds: { default: 3 } },
 });
-const COUNT = Number(values.servers);
-const ROUNDS = Number(values.rounds);
-for (const [name, value] of [["--servers", COUNT], ["--rounds", ROUNDS]] as const) {
-  if (!Number.isInteger(value) || value < 1) {
-    console.error(`${name} needs a positive whole number\nUsage: ${USAGE}`);
-    Deno.exit(2);
-  }
-}
+const COUNT = counts.servers;
+const ROUNDS = counts.rounds;
 /** Connecting N servers, as a multiple of N bare spawns to their first answer. */
 const LIMIT_TARGET = 1.15;
 const FAST_ARGS = [
@@ -184,7 +174,7 @@ const report = {
   rssKiBPerIdleConnection: Math.round(many.rssPerConnection / 1024),
   gcExposed: gc !== undefined,
 };
-if (values.json) {
+if (json) {
   console.log(JSON.stringify(report, null, 2));
 } else {
   console.log(`Manager: ${COUNT} stdio servers (testdata/servers/fast.ts) in parallel`);

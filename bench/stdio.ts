@@ -17,6 +17,7 @@
 //   [--server fast|one-write] [--only "<contender>,…"] [--no-pin] [--json]
 // Progress goes to stderr; the table (or JSON with --json) to stdout.
 
+import { readArgs, usageError } from "./_args.ts";
 import { ContenderProcess, type Sample, serveContender } from "./_contender_process.ts";
 import { type CpuSplit, cpuSplit, onCpus } from "./_cpus.ts";
 import { alternate, CONCURRENT_RUNS, SLICES, steadyRound } from "./_rounds.ts";
@@ -94,71 +95,49 @@ interface Result extends Ratios {
   cpuMicros: Record<Mode, number[]>;
 }
 
-function parseArgs(args: readonly string[]): Options {
+function parseOptions(args: readonly string[]): Options {
+  const { counts, strings, json, pin } = readArgs(args, {
+    usage: USAGE,
+    counts: {
+      calls: { default: 5000 },
+      cold: { default: 3000 },
+      rounds: { default: 5 },
+      warmup: { default: 200, min: 0 },
+    },
+    strings: ["server", "only"],
+    pins: true,
+  });
   const options: Options = {
-    calls: 5000,
-    cold: 3000,
-    rounds: 5,
-    warmup: 200,
-    json: false,
+    ...counts,
+    json,
+    pin,
     servers: SERVERS.map((_, i) => i),
     contenders: CONTENDERS.map((_, i) => i),
-    pin: true,
   };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === "--help" || arg === "-h") {
-      console.log(USAGE);
-      Deno.exit(0);
+  if (strings.server !== undefined) {
+    const index = SERVERS.findIndex((server) => server.key === strings.server);
+    if (index === -1) {
+      usageError(
+        `--server needs one of ${SERVERS.map((s) => s.key).join(", ")}, got ${strings.server}`,
+        USAGE,
+      );
     }
-    if (arg === "--json") {
-      options.json = true;
-      continue;
+    options.servers = [index];
+  }
+  if (strings.only !== undefined) {
+    const names = strings.only.split(",").map((name) => name.trim()).filter(Boolean);
+    const unknown = names.filter((name) => !CONTENDERS.some((c) => c.name === name));
+    if (names.length === 0 || unknown.length > 0) {
+      usageError(
+        `--only needs contender names among ${CONTENDERS.map((c) => c.name).join(", ")}; ` +
+          `got ${JSON.stringify(unknown.length > 0 ? unknown : strings.only)}`,
+        USAGE,
+      );
     }
-    if (arg === "--no-pin") {
-      options.pin = false;
-      continue;
-    }
-    if (arg === "--server") {
-      const key = args[++i];
-      const index = SERVERS.findIndex((server) => server.key === key);
-      if (index === -1) {
-        usage(`--server needs one of ${SERVERS.map((s) => s.key).join(", ")}, got ${key}`);
-      }
-      options.servers = [index];
-      continue;
-    }
-    if (arg === "--only") {
-      const names = (args[++i] ?? "").split(",").map((name) => name.trim()).filter(Boolean);
-      const unknown = names.filter((name) => !CONTENDERS.some((c) => c.name === name));
-      if (names.length === 0 || unknown.length > 0) {
-        usage(
-          `--only needs contender names among ${CONTENDERS.map((c) => c.name).join(", ")}; ` +
-            `got ${JSON.stringify(unknown.length > 0 ? unknown : args[i] ?? "")}`,
-        );
-      }
-      const kept = new Set([BARE, OURS, ...names]);
-      options.contenders = CONTENDERS.flatMap((c, index) => kept.has(c.name) ? [index] : []);
-      continue;
-    }
-    const key = arg.slice(2) as "calls" | "cold" | "rounds" | "warmup";
-    if (["--calls", "--cold", "--rounds", "--warmup"].includes(arg)) {
-      const value = Number(args[++i]);
-      if (!Number.isInteger(value) || value < (key === "warmup" ? 0 : 1)) {
-        const wanted = key === "warmup" ? "a whole number" : "a positive whole number";
-        usage(`${arg} needs ${wanted}, got ${JSON.stringify(args[i] ?? "")}`);
-      }
-      options[key] = value;
-      continue;
-    }
-    usage(`Unknown argument ${JSON.stringify(arg)}`);
+    const kept = new Set([BARE, OURS, ...names]);
+    options.contenders = CONTENDERS.flatMap((c, index) => kept.has(c.name) ? [index] : []);
   }
   return options;
-}
-
-function usage(message: string): never {
-  console.error(`${message}\n${USAGE}`);
-  Deno.exit(2);
 }
 
 /** Whether `command` starts at all (Node may be missing). */
@@ -360,7 +339,7 @@ if (import.meta.main && Deno.args[0] === "--contender") {
   const [command, args] = onCpus(cpus, server.command, server.args);
   await serveContender(() => contender.connect({ command, args }));
 } else if (import.meta.main) {
-  const options = parseArgs(Deno.args);
+  const options = parseOptions(Deno.args);
   const split = options.pin ? await cpuSplit() : undefined;
   const placement = split
     ? `servers on CPU ${split.server}, contenders on CPU ${split.contenders}`
