@@ -142,7 +142,7 @@ class LeastTransport implements Transport {
   async send(message: JsonRpcMessage): Promise<void> {
     const init: RequestInit = {
       method: "POST",
-      headers: modernHeaders(message) ?? this.#headers,
+      headers: modernHeaders(message, this.#headers) ?? this.#headers,
       body: JSON.stringify(message),
     };
     if (this.#options) {
@@ -172,23 +172,21 @@ class LeastTransport implements Transport {
 }
 
 /**
- * The headers 2026-07-28 asks of a request, when `message` declares that revision in its `_meta`:
- * the revision, Mcp-Method and, for a named tool, Mcp-Name (as the bare loop sends them).
+ * `base` and the headers 2026-07-28 asks of a request, when `message` declares that revision in
+ * its `_meta`: the revision, Mcp-Method and, for a named tool, Mcp-Name (as the bare loop sends
+ * them); undefined for any other message.
  */
-function modernHeaders(message: JsonRpcMessage): Record<string, string> | undefined {
+function modernHeaders(
+  message: JsonRpcMessage,
+  base: Record<string, string>,
+): Record<string, string> | undefined {
   if (!("method" in message)) return undefined;
   const params = message.params as Record<string, unknown> | undefined;
   const meta = params?._meta as Record<string, unknown> | undefined;
   const version = meta?.["io.modelcontextprotocol/protocolVersion"];
   if (typeof version !== "string") return undefined;
-  const headers: Record<string, string> = {
-    accept: "application/json, text/event-stream",
-    "content-type": "application/json",
-    "mcp-protocol-version": version,
-    "mcp-method": message.method,
-  };
-  if (typeof params?.name === "string") headers["mcp-name"] = params.name;
-  return headers;
+  const headers = { ...base, "mcp-protocol-version": version, "mcp-method": message.method };
+  return typeof params?.name === "string" ? { ...headers, "mcp-name": params.name } : headers;
 }
 
 /** This client on {@link LeastTransport}, held to one revision. */
