@@ -11,9 +11,10 @@
 // this client's time goes: for each revision, the bare loop doing all any safe client owes each
 // call (the fetch options this transport's safety needs and every check of the answer: the floor
 // of a safe client), and the client on the least transport it can run on with those options
-// (for 2025-11-25 without them too; the contenders are in _http_contenders.ts); bench/http_layers.ts
-// measures the steps between these layers more finely, in one process. Targets: ≥ 0.9× the bare loop sequentially
-// (steady) with JSON answers, judged on the unrounded ratio, and ≥ 1.5× the SDK in every mode.
+// (for 2025-11-25 without them too; the contenders are in _http_contenders.ts).
+// bench/http_layers.ts measures the steps between these layers more finely, in one process.
+// Targets: ≥ 0.9× the bare loop sequentially (steady) with JSON answers, judged on the unrounded
+// ratio, and ≥ 1.5× the SDK in every mode.
 //
 // The server runs on the last CPU and the contenders on the others (`taskset`), unless --no-pin
 // or the machine cannot: unpinned, where the scheduler placed each process swayed its rate more
