@@ -10,20 +10,23 @@ export interface CountOption {
 }
 
 /** What a benchmark's command line may hold besides `--json` and `--help`. */
-export interface ArgSpec<C extends string, S extends string> {
+export interface ArgSpec<C extends string, S extends string, F extends string> {
   /** The usage line printed with `--help` and after any mistake. */
   usage: string;
   counts: Record<C, CountOption>;
   /** Options taking a value that the benchmark checks itself. */
   strings?: readonly S[];
+  /** Options that take no value: true when given. */
+  flags?: readonly F[];
   /** Whether `--no-pin` is taken (benchmarks that pin their processes to CPUs). */
   pins?: boolean;
 }
 
 /** A command line, read. */
-export interface BenchArgs<C extends string, S extends string> {
+export interface BenchArgs<C extends string, S extends string, F extends string> {
   counts: Record<C, number>;
   strings: Partial<Record<S, string>>;
+  flags: Record<F, boolean>;
   json: boolean;
   /** False with `--no-pin`. */
   pin: boolean;
@@ -39,15 +42,16 @@ export function usageError(message: string, usage: string): never {
  * Reads a benchmark's command line as `spec` describes it. `--help` (`-h`) prints the usage line
  * and exits; an unknown option, a missing value or a count out of range stops with usageError().
  */
-export function readArgs<C extends string, S extends string = never>(
+export function readArgs<C extends string, S extends string = never, F extends string = never>(
   args: readonly string[],
-  spec: ArgSpec<C, S>,
-): BenchArgs<C, S> {
+  spec: ArgSpec<C, S, F>,
+): BenchArgs<C, S, F> {
   const options: Record<string, { type: "string" | "boolean"; short?: string }> = {
     json: { type: "boolean" },
     help: { type: "boolean", short: "h" },
   };
   if (spec.pins) options["no-pin"] = { type: "boolean" };
+  for (const name of spec.flags ?? []) options[name] = { type: "boolean" };
   for (const name of [...Object.keys(spec.counts), ...spec.strings ?? []]) {
     options[name] = { type: "string" };
   }
@@ -77,5 +81,7 @@ export function readArgs<C extends string, S extends string = never>(
     const given = values[name];
     if (typeof given === "string") strings[name] = given;
   }
-  return { counts, strings, json: values.json === true, pin: values["no-pin"] !== true };
+  const flags = {} as Record<F, boolean>;
+  for (const name of spec.flags ?? []) flags[name] = values[name] === true;
+  return { counts, strings, flags, json: values.json === true, pin: values["no-pin"] !== true };
 }

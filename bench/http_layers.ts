@@ -11,13 +11,19 @@
 // them all. The bare loop, alone in its process, runs a few percent faster than here, so
 // × limit reads higher here than in bench:http. The steps between layers are what this measures.
 //
+// With --instant, no server and no network: every layer's fetch is answered at once, in memory
+// (_instant_fetch.ts), so that what each layer costs over the bare loop is its own work alone.
+// Beside the run over the network, that shows how much of a layer's cost is its code and how much
+// is that code running among Deno's fetch, the kernel and the server (see the README).
+//
 // Usage: deno task bench:http:layers [--processes N] [--passes N] [--block N] [--warmup N]
-//   [--no-pin] [--json]
+//   [--instant] [--no-pin] [--json]
 
 import { readArgs } from "./_args.ts";
 import { type Era, LAYERS } from "./_http_contenders.ts";
 import { cpuSplit, onCpus } from "./_cpus.ts";
 import { startServer } from "./_http_server.ts";
+import { INSTANT_URL, instantFetch } from "./_instant_fetch.ts";
 import type { Runner } from "./_runner.ts";
 import { median } from "./_stats.ts";
 import { formatTable } from "./_table.ts";
@@ -31,15 +37,17 @@ interface Options {
   block: number;
   /** Calls per layer, in turns, before anything is measured. */
   warmup: number;
+  /** Every fetch answered at once, in memory: no server, no network. */
+  instant: boolean;
   pin: boolean;
   json: boolean;
 }
 
 const USAGE =
-  "Usage: deno task bench:http:layers [--processes N] [--passes N] [--block N] [--warmup N] [--no-pin] [--json]";
+  "Usage: deno task bench:http:layers [--processes N] [--passes N] [--block N] [--warmup N] [--instant] [--no-pin] [--json]";
 
 function parseOptions(args: readonly string[]): Options {
-  const { counts, pin, json } = readArgs(args, {
+  const { counts, flags, pin, json } = readArgs(args, {
     usage: USAGE,
     counts: {
       processes: { default: 3 },
@@ -47,9 +55,10 @@ function parseOptions(args: readonly string[]): Options {
       block: { default: 50 },
       warmup: { default: 3000 },
     },
+    flags: ["instant"],
     pins: true,
   });
-  return { ...counts, pin, json };
+  return { ...counts, instant: flags.instant, pin, json };
 }
 
 /** What one process measured of each layer, in the order of LAYERS. */
@@ -60,6 +69,8 @@ interface ProcessResult {
   limit: number[];
   /** Median over the passes of the layer before's time over this one's (1 for a bare loop). */
   step: number[];
+  /** Median over the passes of this layer's µs per call less the bare loop's (0 for a bare loop). */
+  extra: number[];
 }
 
 /**
@@ -68,6 +79,8 @@ interface ProcessResult {
  */
 async function measureLayers(url: string, options: Options): Promise<ProcessResult> {
   const runners: Runner[] = [];
+  // Before anything connects: the transports take the global fetch as they are built.
+  if (options.instant) globalThis.fetch = instantFetch;
   try {
     for (const layer of LAYERS) runners.push(await layer.connect(url));
     for (let done = 0; done < options.warmup; done += options.block) {
@@ -90,6 +103,10 @@ async function measureLayers(url: string, options: Options): Promise<ProcessResu
       micros: times.map(median),
       limit: LAYERS.map((layer, i) => versus(bareOf(layer.era), i)),
       step: LAYERS.map((layer, i) => i === bareOf(layer.era) ? 1 : versus(i - 1, i)),
+      extra: LAYERS.map((layer, i) => {
+        const bare = times[bareOf(layer.era)]!;
+        return median(times[i]!.map((t, pass) => t - bare[pass]!));
+      }),
     };
   } finally {
     for (const runner of runners) await runner.close();
@@ -124,21 +141,23 @@ if (import.meta.main && Deno.args[0] === "--measure") {
 } else if (import.meta.main) {
   const options = parseOptions(Deno.args);
   const split = options.pin ? await cpuSplit() : undefined;
-  const placement = split
-    ? `server on CPU ${split.server}, the measuring process on CPU ${split.contenders}`
-    : "unpinned";
-  const server = await startServer("json", split?.server);
+  const placement = !split
+    ? "unpinned"
+    : options.instant
+    ? `the measuring process on CPU ${split.contenders}`
+    : `server on CPU ${split.server}, the measuring process on CPU ${split.contenders}`;
+  const server = options.instant ? undefined : await startServer("json", split?.server);
   const results: ProcessResult[] = [];
   try {
     for (let i = 0; i < options.processes; i++) {
-      results.push(await inProcess(server.url, options, split?.contenders));
+      results.push(await inProcess(server?.url ?? INSTANT_URL, options, split?.contenders));
       console.error(`process ${i + 1} of ${options.processes} measured`);
     }
   } catch (error) {
     console.error(`bench:http:layers: ${(error as Error).message}`);
     Deno.exitCode = 1;
   } finally {
-    await server.close();
+    await server?.close();
   }
   if (Deno.exitCode !== 0) Deno.exit();
   const over = (pick: (result: ProcessResult) => number) => median(results.map(pick));
@@ -148,19 +167,31 @@ if (import.meta.main && Deno.args[0] === "--measure") {
     microsPerCall: over((r) => r.micros[i]!),
     limit: over((r) => r.limit[i]!),
     step: over((r) => r.step[i]!),
+    extraMicros: over((r) => r.extra[i]!),
     perProcess: results.map((r) => r.limit[i]!),
   }));
   if (options.json) console.log(JSON.stringify({ ...options, placement, layers }, null, 2));
   else {
     console.log(
-      `\ntools/call "echo" over Streamable HTTP, JSON answers, all layers in one process taking turns in blocks of ${options.block} sequential calls (${options.passes} passes after a warm-up of ${options.warmup} each), median of ${options.processes} fresh process(es); ${placement}; × limit: the bare loop's time over the layer's, block by block; × layer above: the same against the layer above it\n`,
+      `\ntools/call "echo" over Streamable HTTP, JSON answers${
+        options.instant ? " from an instant fetch (in memory: no server, no network)" : ""
+      }, all layers in one process taking turns in blocks of ${options.block} sequential calls (${options.passes} passes after a warm-up of ${options.warmup} each), median of ${options.processes} fresh process(es); ${placement}; × limit: the bare loop's time over the layer's, block by block; × layer above: the same against the layer above it; µs over bare: the layer's time less the bare loop's, block by block\n`,
     );
     console.log(formatTable([
-      ["revision", "layer", "µs/call", "× limit", "× layer above", "× limit, each process"],
+      [
+        "revision",
+        "layer",
+        "µs/call",
+        "µs over bare",
+        "× limit",
+        "× layer above",
+        "× limit, each process",
+      ],
       ...layers.map((layer) => [
         layer.era,
         layer.name,
         layer.microsPerCall.toFixed(1),
+        layer.extraMicros === 0 ? "" : layer.extraMicros.toFixed(2),
         layer.limit.toFixed(3),
         layer.step === 1 ? "" : layer.step.toFixed(3),
         layer.perProcess.map((ratio) => ratio.toFixed(3)).join(" "),
